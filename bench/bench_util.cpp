@@ -1,0 +1,76 @@
+#include "bench_util.h"
+
+#include <sys/resource.h>
+
+#include <cmath>
+#include <random>
+
+namespace light::bench {
+
+namespace {
+maptext::Word make_word(double x, double y, double w, double h, double angle, const std::string& text) {
+  maptext::Word word;
+  const double c = std::cos(angle), s = std::sin(angle);
+  auto at = [&](double u, double v) { return geometry::Point{x + u * c - v * s, y + u * s + v * c}; };
+  for (int k = 0; k < 8; ++k) word.vertices.push_back(at(w * k / 7.0, h));      // baseline, left to right
+  for (int k = 7; k >= 0; --k) word.vertices.push_back(at(w * k / 7.0, 0.0));  // top, right to left
+  word.text = text;
+  word.illegible = false;
+  word.truncated = false;
+  return word;
+}
+}  // namespace
+
+SynthPair make_eval_data(int tiles, int words, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> pos(0, 1900), unit(0, 1), jit(-3, 3);
+  SynthPair out;
+  for (int t = 0; t < tiles; ++t) {
+    maptext::Tile g{"synth/tile_" + std::to_string(t) + ".png", {}}, p{g.image, {}};
+    int made = 0;
+    while (made < words) {
+      const int len = std::min(words - made, 1 + static_cast<int>(rng() % 4));
+      double x = pos(rng), y = pos(rng);
+      const double angle = (unit(rng) < 0.7) ? 0.0 : (unit(rng) - 0.5) * 1.2, h = 15 + 25 * unit(rng);
+      maptext::Group gg, pg;
+      for (int k = 0; k < len; ++k) {
+        const int letters = 2 + static_cast<int>(rng() % 9);
+        std::string text;
+        for (int c = 0; c < letters; ++c) text.push_back(static_cast<char>('a' + rng() % 26));
+        const double w = letters * h * 0.6;
+        gg.push_back(make_word(x, y, w, h, angle, text));
+        // A spotter's polygon: the word shifted and stretched a little (vertices stay in order).
+        maptext::Word pw = gg.back();
+        const double dx = jit(rng), dy = jit(rng), sx = 1 + jit(rng) / 60, sy = 1 + jit(rng) / 30;
+        const double cx = pw.vertices[0].x, cy = pw.vertices[0].y;
+        for (auto& v : pw.vertices) {
+          v.x = cx + (v.x - cx) * sx + dx;
+          v.y = cy + (v.y - cy) * sy + dy;
+        }
+        if (unit(rng) < 0.2) (*pw.text)[0] = 'z';
+        pg.push_back(pw);
+        x += (w + h * 0.5) * std::cos(angle);
+        y += (w + h * 0.5) * std::sin(angle);
+      }
+      g.groups.push_back(gg);
+      if (len > 1 && unit(rng) < 0.1) {
+        p.groups.push_back(maptext::Group(pg.begin(), pg.begin() + 1));
+        p.groups.push_back(maptext::Group(pg.begin() + 1, pg.end()));
+      } else {
+        p.groups.push_back(pg);
+      }
+      made += len;
+    }
+    out.gt.push_back(std::move(g));
+    out.pred.push_back(std::move(p));
+  }
+  return out;
+}
+
+double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024.0;
+}
+
+}  // namespace light::bench

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every Debian package `light` needs to build, test and run. Non-interactive, idempotent:
+# packages already present are left alone. Run as root or with sudo available.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build ccache pkg-config git
+  # LibTorch (CPU) and a fast BLAS/allocator for it
+  libtorch-dev libopenblas0-openmp libtcmalloc-minimal4 libgoogle-perftools-dev
+  # geometry, images, JSON, command line
+  libgeos-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+  nlohmann-json3-dev libcli11-dev
+  # tests and benchmarks
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

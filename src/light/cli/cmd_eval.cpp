@@ -1,0 +1,64 @@
+// `light eval`: the official MapText metrics (see README "light eval").
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "light/cli/commands.h"
+#include "light/eval/evaluator.h"
+#include "light/maptext/maptext.h"
+#include "light/util/fs.h"
+
+namespace light::cli {
+
+namespace {
+struct EvalArgs {
+  std::string gt, pred, task, protocol = "2025", gt_regex, per_image;
+  double iou_threshold = 0.5;
+  bool no_tightness = false;
+  bool all_warnings = false;
+  int threads = 0;
+};
+
+void run_eval(const EvalArgs& a) {
+  eval::Options opt;
+  opt.protocol = eval::parse_protocol(a.protocol);
+  opt.task = eval::parse_task(a.task, opt.protocol);
+  opt.iou_threshold = a.iou_threshold;
+  opt.use_tightness = !a.no_tightness;
+  opt.gt_regex = a.gt_regex;
+  opt.threads = a.threads;
+
+  const auto gt = maptext::read_maptext(a.gt, {maptext::Kind::GroundTruth, false});
+  const auto pred = maptext::read_maptext(a.pred, {maptext::Kind::Predictions, eval::task_has_text(opt.task)});
+  const eval::Report report = eval::evaluate(gt, pred, opt);
+  const size_t shown = a.all_warnings ? report.warnings.size() : std::min<size_t>(report.warnings.size(), 20);
+  for (size_t k = 0; k < shown; ++k) std::fprintf(stderr, "warning: %s\n", report.warnings[k].c_str());
+  if (shown < report.warnings.size())
+    std::fprintf(stderr, "warning: %zu more warnings not shown (--all-warnings lists them)\n",
+                 report.warnings.size() - shown);
+  if (!a.per_image.empty()) write_file_atomic(a.per_image, eval::report_to_json(report));
+  std::printf("%s\n", eval::metrics_to_json_line(report.overall).c_str());
+}
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto args = std::make_shared<EvalArgs>();
+  CLI::App* cmd = app.add_subcommand("eval", "Score predictions against ground truth with the MapText metrics");
+  cmd->add_option("--gt", args->gt, "Ground-truth MapText JSON")->required();
+  cmd->add_option("--pred", args->pred, "Predicted MapText JSON")->required();
+  cmd->add_option("--task", args->task, "det | detedges | detrec | detrecedges (2024: detlink, detreclink)")
+      ->required();
+  cmd->add_option("--iou-threshold", args->iou_threshold, "A match needs IoU above this")->capture_default_str();
+  cmd->add_flag("--no-use-tightness", args->no_tightness, "Do not weigh matches and hmean by IoU (2025)");
+  cmd->add_flag("--use-tightness{false}", args->no_tightness, "Weigh matches by IoU (the default)");
+  cmd->add_option("--gt-regex", args->gt_regex, "Only images whose key matches (anchored at the start)");
+  cmd->add_option("--per-image,--output", args->per_image, "Also write per-image metrics to this JSON file");
+  cmd->add_option("--protocol", args->protocol, "2025 (word edges, default) or 2024 (phrases)")
+      ->capture_default_str();
+  cmd->add_flag("--all-warnings", args->all_warnings, "List every warning (default: the first 20)");
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
+  cmd->callback([args] { run_eval(*args); });
+}
+
+}  // namespace light::cli

@@ -1,0 +1,26 @@
+// `light info`: versions and the compute setup (LibTorch, threads, CUDA, BLAS kernel).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "light/cli/commands.h"
+#include "light/model/runtime.h"
+
+namespace light::cli {
+
+void add_info_command(CLI::App& app) {
+  auto threads = std::make_shared<int>(0);
+  CLI::App* cmd = app.add_subcommand("info", "Show versions, threads, devices and the BLAS kernel in use");
+  cmd->add_option("--threads", *threads, "Threads to configure (0 = all cores)")->capture_default_str();
+  cmd->callback([threads] {
+    model::set_threads(*threads);
+    const model::RuntimeInfo info = model::runtime_info();
+    std::printf("light 0.1.0\n");
+    std::printf("libtorch %s, %d thread(s)\n", info.torch_version.c_str(), info.threads);
+    std::printf("cuda: %s\n", info.cuda_available ? (std::to_string(info.cuda_devices) + " device(s)").c_str()
+                                                   : "not available");
+    std::printf("blas: %s\n", info.blas_core.empty() ? "not OpenBLAS (or not loaded)" : ("OpenBLAS, kernel " + info.blas_core).c_str());
+  });
+}
+
+}  // namespace light::cli

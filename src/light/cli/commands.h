@@ -1,0 +1,14 @@
+// Each `light` subcommand registers itself on the CLI11 app. Commands are thin: they parse
+// options, call the library, print, and let light::Error reach main() for a clean exit.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace light::cli {
+
+void add_eval_command(CLI::App& app);
+void add_info_command(CLI::App& app);
+
+}  // namespace light::cli

@@ -1,0 +1,27 @@
+// The `light` command: links the words of historical maps into phrases, and measures how well.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+
+#include "light/cli/commands.h"
+#include "light/util/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"light: link the words found on historical maps into place names (LIGHT, in C++)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "light 0.1.0");
+  light::cli::add_eval_command(app);
+  light::cli::add_info_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const light::Error& e) {
+    std::fprintf(stderr, "light: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "light: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}

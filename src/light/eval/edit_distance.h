@@ -1,0 +1,14 @@
+// Edit distances over Unicode code points (as Python strings count characters).
+#pragma once
+#include <string>
+
+namespace light::eval {
+
+// Plain Levenshtein distance (unit insert, delete, substitute) between two code-point strings.
+size_t levenshtein(const std::u32string& a, const std::u32string& b);
+
+// Yujian–Bo normalised edit distance, as pyeditdistance's normalized_levenshtein used by the
+// official evaluator: 2d / (|a| + |b| + d), 0 when d = 0. Inputs are UTF-8.
+double normalized_levenshtein(const std::string& a, const std::string& b);
+
+}  // namespace light::eval

@@ -1,0 +1,390 @@
+#include "light/eval/evaluator.h"
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "light/eval/assignment.h"
+#include "light/eval/edit_distance.h"
+#include "light/eval/pynum.h"
+#include "light/geometry/geos_ops.h"
+#include "light/util/error.h"
+
+namespace light::eval {
+
+using geometry::BBox;
+using geometry::GeosContext;
+using geometry::GeosGeometry;
+using maptext::Tile;
+using maptext::Word;
+
+constexpr double kIgnoreEpsilon = 1e-12;  // eval.py IGNORE_EPSILON: score of a match with an ignored GT
+
+Protocol parse_protocol(const std::string& name) {
+  if (name == "2025") return Protocol::Edges2025;
+  if (name == "2024") return Protocol::Phrases2024;
+  throw Error("--protocol: expected 2025 or 2024, got \"" + name + "\"");
+}
+
+Task parse_task(const std::string& name, Protocol protocol) {
+  if (name == "det") return Task::Det;
+  if (name == "detrec") return Task::DetRec;
+  if (name == "detedges") return Task::DetEdges;
+  if (name == "detrecedges") return Task::DetRecEdges;
+  if (protocol == Protocol::Phrases2024) {
+    if (name == "detlink") return Task::DetEdges;
+    if (name == "detreclink") return Task::DetRecEdges;
+  }
+  throw Error("--task: expected det, detedges, detrec or detrecedges" +
+              std::string(protocol == Protocol::Phrases2024 ? " (or detlink, detreclink)" : "") + ", got \"" +
+              name + "\"");
+}
+
+bool task_has_text(Task t) { return t == Task::DetRec || t == Task::DetRecEdges; }
+bool task_has_links(Task t) { return t == Task::DetEdges || t == Task::DetRecEdges; }
+
+namespace {
+
+// One thing to match: a word (2025, and 2024 word tasks) or a whole group (2024 link tasks).
+struct Element {
+  GeosGeometry geom;
+  double area = 0.0;
+  BBox box;
+  bool has_box = false;
+  std::string text;
+  bool ignore = false;
+  long next = -1;  // index of the following word in the same group (edges), -1 at a group's end
+};
+
+// Per-image totals, summed over images in ground-truth order.
+struct Counts {
+  long long tp = 0, total_gt = 0, total_pred = 0;
+  double tightness = 0.0, rec_score = 0.0;
+  long long edges_tp = 0, edges_gt = 0, edges_pred = 0;
+};
+
+struct ImageResult {
+  Counts counts;
+  Metrics metrics;
+  std::vector<std::string> warnings;
+};
+
+BBox merge(const BBox& a, const BBox& b) {
+  return {std::min(a.x0, b.x0), std::min(a.y0, b.y0), std::max(a.x1, b.x1), std::max(a.y1, b.y1)};
+}
+
+std::vector<Element> word_elements(GeosContext& ctx, const Tile* tile, std::vector<std::string>& warnings,
+                                   const char* side) {
+  std::vector<Element> out;
+  if (!tile) return out;
+  out.reserve(tile->word_count());
+  long gi = 0;
+  for (const auto& group : tile->groups) {
+    for (size_t k = 0; k < group.size(); ++k) {
+      const Word& w = group[k];
+      Element e;
+      e.geom = ctx.polygon(w.vertices);
+      if (!e.geom)
+        warnings.push_back(std::string(side) + " word " + std::to_string(out.size()) + " (group " +
+                           std::to_string(gi) + "): cannot build its polygon: " + ctx.last_error() +
+                           "; it matches nothing");
+      e.area = ctx.area(e.geom);
+      e.box = geometry::bbox(w.vertices);
+      e.has_box = true;
+      e.text = w.text.value_or("");
+      e.ignore = w.ignore();
+      if (k + 1 < group.size()) e.next = static_cast<long>(out.size()) + 1;
+      out.push_back(std::move(e));
+    }
+    ++gi;
+  }
+  return out;
+}
+
+// 2024 link tasks: a group is one element (union polygon, words' texts joined by one space,
+// ignored if any word is).
+std::vector<Element> group_elements(GeosContext& ctx, const Tile* tile, std::vector<std::string>& warnings,
+                                    const char* side) {
+  std::vector<Element> out;
+  if (!tile) return out;
+  for (size_t g = 0; g < tile->groups.size(); ++g) {
+    const auto& group = tile->groups[g];
+    Element e;
+    std::vector<GeosGeometry> parts;
+    std::vector<const GeosGeometry*> ptrs;
+    bool first_text = true;
+    for (const Word& w : group) {
+      parts.push_back(ctx.polygon(w.vertices));
+      const BBox b = geometry::bbox(w.vertices);
+      e.box = e.has_box ? merge(e.box, b) : b;
+      e.has_box = true;
+      if (w.text) {
+        if (!first_text) e.text += ' ';
+        e.text += *w.text;
+        first_text = false;
+      }
+      e.ignore = e.ignore || w.ignore();
+    }
+    for (const auto& p : parts) ptrs.push_back(&p);
+    if (!group.empty()) {
+      e.geom = ctx.unary_union(ptrs);
+      if (!e.geom)
+        warnings.push_back(std::string(side) + " group " + std::to_string(g) +
+                           ": cannot form the union of its words: " + ctx.last_error() + "; it matches nothing");
+    }
+    e.area = ctx.area(e.geom);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Metrics image_metrics(const Counts& c, const Options& opt) {
+  const double recall = ratio(static_cast<double>(c.tp), static_cast<double>(c.total_gt));
+  const double precision = ratio(static_cast<double>(c.tp), static_cast<double>(c.total_pred));
+  const double tightness = ratio(c.tightness, static_cast<double>(c.tp));
+  const double fscore = (recall + precision > 0) ? 2.0 * recall * precision / (recall + precision) : 0.0;
+  const double quality = tightness * fscore;
+  Metrics m{{"recall", recall}, {"precision", precision}, {"fscore", fscore}, {"tightness", tightness},
+            {"quality", quality}};
+  const bool v2025 = opt.protocol == Protocol::Edges2025;
+  if (v2025) m.emplace_back("hmean", harmonic_mean({recall, precision, tightness}));
+  if (task_has_text(opt.task)) {
+    const double acc = ratio(c.rec_score, static_cast<double>(c.tp));
+    m.emplace_back("char_accuracy", acc);
+    m.emplace_back("char_quality", acc * quality);
+  }
+  if (v2025 && task_has_links(opt.task)) {
+    const double er = ratio(static_cast<double>(c.edges_tp), static_cast<double>(c.edges_gt));
+    const double ep = ratio(static_cast<double>(c.edges_tp), static_cast<double>(c.edges_pred));
+    m.emplace_back("edges_recall", er);
+    m.emplace_back("edges_precision", ep);
+    m.emplace_back("edges_fscore", (er + ep > 0) ? 2.0 * er * ep / (er + ep) : 0.0);
+  }
+  return m;
+}
+
+Metrics overall_metrics(const Counts& c, const Options& opt) {
+  Metrics m = image_metrics(c, opt);
+  if (opt.protocol != Protocol::Edges2025) return m;
+  // The overall hmean combines every reported rate of the task.
+  auto get = [&](const char* k) {
+    for (auto& kv : m)
+      if (kv.first == k) return kv.second;
+    return 0.0;
+  };
+  std::vector<double> terms{get("recall"), get("precision")};
+  if (opt.use_tightness) terms.push_back(get("tightness"));
+  if (task_has_text(opt.task)) terms.push_back(get("char_accuracy"));
+  if (task_has_links(opt.task)) {
+    terms.push_back(get("edges_recall"));
+    terms.push_back(get("edges_precision"));
+  }
+  for (auto& kv : m)
+    if (kv.first == "hmean") kv.second = harmonic_mean(terms);
+  return m;
+}
+
+ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pred_tile, const Options& opt) {
+  ImageResult res;
+  const bool groups_as_elements = opt.protocol == Protocol::Phrases2024 && task_has_links(opt.task);
+  std::vector<Element> gt = groups_as_elements ? group_elements(ctx, &gt_tile, res.warnings, "ground-truth")
+                                               : word_elements(ctx, &gt_tile, res.warnings, "ground-truth");
+  std::vector<Element> pred = groups_as_elements ? group_elements(ctx, pred_tile, res.warnings, "prediction")
+                                                 : word_elements(ctx, pred_tile, res.warnings, "prediction");
+  const int nr = static_cast<int>(gt.size()), nc = static_cast<int>(pred.size());
+  const bool with_text = task_has_text(opt.task);
+
+  // Pairwise IoU, candidacy and match score.
+  std::vector<double> iou(static_cast<size_t>(nr) * nc, 0.0), score(iou.size(), -1.0);
+  std::vector<char> allowed(iou.size(), 0);
+  for (int i = 0; i < nr; ++i) {
+    for (int j = 0; j < nc; ++j) {
+      const size_t ij = static_cast<size_t>(i) * nc + j;
+      double v = 0.0;
+      // Pairs that provably cannot pass the threshold need no exact IoU: it is used only for
+      // allowed pairs. Boxes that do not touch cannot intersect at all. (The margin keeps the
+      // shortcut exact under rounding.)
+      const bool may_match =
+          gt[i].has_box && pred[j].has_box && gt[i].box.intersects(pred[j].box) &&
+          geometry::iou_upper_bound(gt[i].box, gt[i].area, pred[j].box, pred[j].area, geometry::kPolyEpsilon) >=
+              opt.iou_threshold * (1.0 - 1e-9) - 1e-12;
+      if (may_match) {
+        const geometry::OverlapResult r = ctx.iou(gt[i].geom, gt[i].area, pred[j].geom, pred[j].area);
+        if (!r.ok) {
+          res.warnings.push_back("GEOS error at IoU(ground truth " + std::to_string(i) + ", prediction " +
+                                 std::to_string(j) + "): " + r.error + "; the pair cannot match");
+          continue;
+        }
+        v = r.value;
+      }
+      iou[ij] = v;
+      bool ok = v > opt.iou_threshold;
+      if (ok && opt.protocol == Protocol::Phrases2024 && opt.task == Task::DetRec)
+        ok = gt[i].ignore || gt[i].text == pred[j].text;  // 2024 detrec: exact transcription required
+      if (!ok) continue;
+      allowed[ij] = 1;
+      double s;
+      if (gt[i].ignore) {
+        s = kIgnoreEpsilon;
+      } else {
+        const bool tight = opt.protocol == Protocol::Phrases2024 || opt.use_tightness;
+        s = tight ? v : 1.0;
+        const bool text_score = opt.protocol == Protocol::Edges2025 ? with_text : opt.task == Task::DetRecEdges;
+        if (text_score) s = s * (1.0 - normalized_levenshtein(gt[i].text, pred[j].text));
+      }
+      score[ij] = s;
+    }
+  }
+
+  std::vector<std::pair<int, int>> matches;
+  for (const auto& [i, j] : linear_sum_assignment(score, nr, nc, /*maximize=*/true))
+    if (allowed[static_cast<size_t>(i) * nc + j]) matches.emplace_back(i, j);
+
+  Counts& c = res.counts;
+  long long matched_ignored = 0, gt_ignored = 0;
+  std::vector<double> tight_terms, rec_terms;
+  std::vector<int> gt_of_pred(nc, -1);
+  for (const auto& [i, j] : matches) {
+    gt_of_pred[j] = i;
+    if (gt[i].ignore) {
+      ++matched_ignored;
+      continue;
+    }
+    tight_terms.push_back(iou[static_cast<size_t>(i) * nc + j]);
+    if (with_text) rec_terms.push_back(1.0 - normalized_levenshtein(gt[i].text, pred[j].text));
+  }
+  for (const auto& e : gt) gt_ignored += e.ignore ? 1 : 0;
+  c.tp = static_cast<long long>(matches.size()) - matched_ignored;
+  c.total_gt = nr - gt_ignored;
+  c.total_pred = nc - matched_ignored;
+  c.tightness = numpy_sum(tight_terms);
+  c.rec_score = python_sum(rec_terms);
+
+  if (opt.protocol == Protocol::Edges2025 && task_has_links(opt.task)) {
+    // Edges a -> next(a) inside groups. Edges touching an ignored GT word are removed, and so are
+    // predicted edges touching a prediction matched to an ignored GT word.
+    for (int a = 0; a < nr; ++a)
+      if (gt[a].next >= 0 && !gt[a].ignore && !gt[gt[a].next].ignore) ++c.edges_gt;
+    auto dropped = [&](int p) { return gt_of_pred[p] >= 0 && gt[gt_of_pred[p]].ignore; };
+    for (int p = 0; p < nc; ++p) {
+      const long q = pred[p].next;
+      if (q < 0 || dropped(p) || dropped(static_cast<int>(q))) continue;
+      ++c.edges_pred;
+      const int g = gt_of_pred[p], h = gt_of_pred[q];
+      if (g >= 0 && h >= 0 && gt[g].next == h) ++c.edges_tp;
+    }
+  }
+  res.metrics = image_metrics(c, opt);
+  return res;
+}
+
+void add(Counts& t, const Counts& c) {
+  t.tp += c.tp;
+  t.total_gt += c.total_gt;
+  t.total_pred += c.total_pred;
+  t.tightness += c.tightness;
+  t.rec_score += c.rec_score;
+  t.edges_tp += c.edges_tp;
+  t.edges_gt += c.edges_gt;
+  t.edges_pred += c.edges_pred;
+}
+
+}  // namespace
+
+Report evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, const Options& opt) {
+  std::regex re;
+  const bool filter = !opt.gt_regex.empty();
+  if (filter) {
+    try {
+      re = std::regex(opt.gt_regex);
+    } catch (const std::regex_error& e) {
+      throw Error("--gt-regex: invalid regular expression \"" + opt.gt_regex + "\": " + e.what());
+    }
+  }
+  auto keep = [&](const std::string& key) {
+    return !filter || std::regex_search(key, re, std::regex_constants::match_continuous);
+  };
+
+  std::vector<const Tile*> gt_tiles;
+  for (const Tile& t : gt)
+    if (keep(t.image)) gt_tiles.push_back(&t);
+  if (gt_tiles.empty()) throw Error("no ground-truth images to evaluate" + std::string(filter ? " (after --gt-regex)" : ""));
+
+  std::unordered_map<std::string, const Tile*> pred_by_key;
+  for (const Tile& t : pred)
+    if (keep(t.image)) pred_by_key.emplace(t.image, &t);
+
+  const size_t n = gt_tiles.size();
+  std::vector<ImageResult> results(n);
+  std::vector<const Tile*> pred_tiles(n, nullptr);
+  for (size_t k = 0; k < n; ++k) {
+    auto it = pred_by_key.find(gt_tiles[k]->image);
+    if (it != pred_by_key.end()) pred_tiles[k] = it->second;
+  }
+
+  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min<int>(threads, static_cast<int>(n)));
+  std::atomic<size_t> next{0};
+  std::vector<std::string> errors(threads);
+  auto worker = [&](int w) {
+    try {
+      GeosContext ctx;
+      for (size_t k = next++; k < n; k = next++) results[k] = evaluate_image(ctx, *gt_tiles[k], pred_tiles[k], opt);
+    } catch (const std::exception& e) {
+      errors[w] = e.what();
+      next = n;
+    }
+  };
+  if (threads == 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (int w = 0; w < threads; ++w) pool.emplace_back(worker, w);
+    for (auto& th : pool) th.join();
+  }
+  for (const auto& e : errors)
+    if (!e.empty()) throw Error(e);
+
+  Report report;
+  Counts total;
+  for (size_t k = 0; k < n; ++k) {
+    const std::string& key = gt_tiles[k]->image;
+    if (!pred_tiles[k]) report.warnings.push_back("Key " + key + " missing from predictions");
+    for (const auto& w : results[k].warnings) report.warnings.push_back("image \"" + key + "\": " + w);
+    add(total, results[k].counts);
+    report.per_image.emplace_back(key, std::move(results[k].metrics));
+  }
+  report.overall = overall_metrics(total, opt);
+  return report;
+}
+
+namespace {
+nlohmann::ordered_json to_json(const Metrics& m) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : m) j[k] = v;
+  return j;
+}
+}  // namespace
+
+std::string metrics_to_json_line(const Metrics& m) {
+  std::string out = "{";
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (i) out += ", ";
+    out += nlohmann::json(m[i].first).dump() + ": " + nlohmann::json(m[i].second).dump();
+  }
+  return out + "}";
+}
+
+std::string report_to_json(const Report& r) {
+  nlohmann::ordered_json images = nlohmann::ordered_json::object();
+  for (const auto& [key, m] : r.per_image) images[key] = to_json(m);
+  nlohmann::ordered_json root;
+  root["images"] = std::move(images);
+  root["results"] = to_json(r.overall);
+  return root.dump(4) + "\n";
+}
+
+}  // namespace light::eval

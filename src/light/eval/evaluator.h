@@ -1,0 +1,56 @@
+// The MapText competition metrics, computed as the official evaluator (icdar-maptext/evaluation,
+// eval.py) computes them. Two protocols:
+//   2025 (default): word-level detection/recognition plus directed word-to-word "edges" (links).
+//   2024: the earlier phrase-level protocol; "link" tasks match whole groups (union polygon,
+//         space-joined text) instead of scoring edges.
+// See README "light eval" and ../shared/docs/reference-notes.md §6.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "light/maptext/maptext.h"
+
+namespace light::eval {
+
+enum class Task { Det, DetEdges, DetRec, DetRecEdges };
+enum class Protocol { Edges2025, Phrases2024 };
+
+// Parses a task name. 2025: det, detedges, detrec, detrecedges. 2024: det, detlink (= detedges),
+// detrec, detreclink (= detrecedges); the 2025 names are accepted there too.
+Task parse_task(const std::string& name, Protocol protocol);
+Protocol parse_protocol(const std::string& name);
+bool task_has_text(Task t);
+bool task_has_links(Task t);
+
+struct Options {
+  Task task = Task::DetRecEdges;
+  Protocol protocol = Protocol::Edges2025;
+  double iou_threshold = 0.5;  // a match needs IoU strictly above this
+  bool use_tightness = true;   // 2025: weigh matches (and the hmean) by IoU
+  std::string gt_regex;        // Python re.match semantics (anchored at the start); empty = all
+  int threads = 0;             // 0 = all hardware threads
+};
+
+// Metric name -> value, in the order the official evaluator prints them.
+using Metrics = std::vector<std::pair<std::string, double>>;
+
+struct Report {
+  Metrics overall;
+  std::vector<std::pair<std::string, Metrics>> per_image;  // in ground-truth order
+  std::vector<std::string> warnings;                       // in ground-truth order
+};
+
+// Scores predictions against ground truth. Images are keyed by their "image" string; ground-truth
+// images missing from the predictions are scored with no predictions (and warned about);
+// prediction images absent from the ground truth are ignored. Throws light::Error when no
+// ground-truth image is left (after --gt-regex) or for a bad regex.
+Report evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, const Options& options);
+
+// One line, Python-json style: {"recall": 0.875, "precision": 1.0, ...}
+std::string metrics_to_json_line(const Metrics& m);
+
+// {"images": {image: metrics, ...}, "results": overall}, indented by 4 (eval.py --output).
+std::string report_to_json(const Report& r);
+
+}  // namespace light::eval

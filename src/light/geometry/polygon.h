@@ -1,0 +1,36 @@
+// Plain polygon helpers that need no geometry engine: points, bounding boxes, shoelace area.
+// Overlap computations (intersection, union, IoU) live in geos_ops.h and use GEOS.
+#pragma once
+#include <vector>
+
+namespace light::geometry {
+
+struct Point {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+using Polygon = std::vector<Point>;  // vertices in order; the ring closes implicitly
+
+struct BBox {
+  double x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0;
+  double width() const { return x1 - x0; }
+  double height() const { return y1 - y0; }
+  // True when the closed boxes share at least one point.
+  bool intersects(const BBox& o) const { return x0 <= o.x1 && o.x0 <= x1 && y0 <= o.y1 && o.y0 <= y1; }
+};
+
+// An upper bound on the MapText IoU of two shapes from their boxes and areas alone:
+// intersection <= min(area_a, area_b, box overlap) and union >= max(area_a, area_b).
+double iou_upper_bound(const BBox& a, double area_a, const BBox& b, double area_b, double union_epsilon);
+
+// Axis-aligned bounding box of all vertices (an empty polygon gives an all-zero box).
+BBox bbox(const Polygon& poly);
+
+// Signed shoelace area (positive for counter-clockwise in a y-up frame).
+double signed_area(const Polygon& poly);
+
+// Absolute shoelace area; for a simple polygon this equals GEOS's area.
+double area(const Polygon& poly);
+
+}  // namespace light::geometry

@@ -1,0 +1,15 @@
+// UTF-8 <-> Unicode code points. Strings are UTF-8 everywhere in light; metrics that count
+// characters (edit distances) count code points, as Python's str does.
+#pragma once
+#include <string>
+
+namespace light {
+
+// Decodes UTF-8 into code points. Invalid sequences are an error (light::Error) since every
+// string reaching this point was validated by the JSON parser.
+std::u32string utf8_decode(const std::string& s);
+
+// Encodes code points as UTF-8.
+std::string utf8_encode(const std::u32string& s);
+
+}  // namespace light

@@ -1,0 +1,90 @@
+// End-to-end checks of the `light` binary: output, exit codes, error messages, no partial files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_util.h"
+
+using namespace light::test;
+
+namespace {
+std::string q(const std::string& s) { return "'" + s + "'"; }
+const std::string kGt = example_path("example_gt.json");
+const std::string kPred = example_path("example_pred.json");
+}  // namespace
+
+TEST(Cli, EvalPrintsTheOfficialNumbers) {
+  const RunResult r = run_light("eval --gt " + q(kGt) + " --pred " + q(kPred) + " --task detrecedges");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"recall\": 0.875, \"precision\": 1.0, \"fscore\": 0.9333333333333333, \"tightness\": "
+            "0.7915550491751623, \"quality\": 0.7387847125634848, \"hmean\": 0.6939804663478768, \"char_accuracy\": "
+            "0.8067226890756303, \"char_quality\": 0.595994389967181, \"edges_recall\": 0.3333333333333333, "
+            "\"edges_precision\": 1.0, \"edges_fscore\": 0.5}\n");
+}
+
+TEST(Cli, EvalWritesPerImageResults) {
+  const std::string dir = temp_dir();
+  const RunResult r = run_light("eval --gt " + q(kGt) + " --pred " + q(kPred) + " --task det --no-use-tightness " +
+                                "--per-image " + q(dir + "/per_image.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"hmean\": 0.9333333333333333"), std::string::npos) << r.out;
+  const std::string per = read_text(dir + "/per_image.json");
+  EXPECT_NE(per.find("\"sample/D0042-1070015_h1_w0.png\""), std::string::npos);
+  EXPECT_NE(per.find("\"results\""), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, BadInputsFailClearlyAndWriteNothing) {
+  const std::string dir = temp_dir();
+  const std::string out = dir + "/per_image.json";
+  struct Case {
+    std::string json, message;
+  };
+  const std::vector<Case> cases{
+      {"[{\"image\": \"a.png\", \"groups\": [[{\"vertices\": [[0,0],[1,1]]}]]}",
+       "not valid JSON"},
+      {R"([{"image": "a.png", "groups": [[{"vertices": [[0,0],[1,1]]}]]}])",
+       "image \"a.png\", group 0, word 0: \"vertices\" needs at least 3 [x, y] points, got 2"},
+      {R"([{"image": "a.png", "groups": [], "extra": 1}])", "image \"a.png\": unknown key \"extra\""},
+      {R"([{"image": "a.png", "groups": []}, {"image": "a.png", "groups": []}])",
+       "image \"a.png\": appears twice (image entries 0 and 1)"},
+      {R"([{"image": "a.png", "groups": [[{"vertices": "none"}]]}])",
+       "\"vertices\" must be a list of [x, y] points, got a string"},
+  };
+  for (const Case& c : cases) {
+    const std::string pred = dir + "/pred.json";
+    write_text(pred, c.json);
+    const RunResult r = run_light("eval --gt " + q(kGt) + " --pred " + q(pred) + " --task det --per-image " + q(out));
+    EXPECT_EQ(r.exit_code, 1) << c.json;
+    EXPECT_NE(r.err.find("light: error: " + pred + ": "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+    EXPECT_FALSE(file_exists(out));
+  }
+  // A missing file, and predictions without text for a recognition task.
+  RunResult r = run_light("eval --gt " + q(dir + "/none.json") + " --pred " + q(kPred) + " --task det");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(dir + "/none.json: cannot read"), std::string::npos) << r.err;
+  write_text(dir + "/notext.json", R"([{"image": "a.png", "groups": [[{"vertices": [[0,0],[1,0],[1,1]]}]]}])");
+  r = run_light("eval --gt " + q(kGt) + " --pred " + q(dir + "/notext.json") + " --task detrec");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("missing \"text\""), std::string::npos) << r.err;
+  // Bad options.
+  r = run_light("eval --gt " + q(kGt) + " --pred " + q(kPred) + " --task detlink");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--task: expected"), std::string::npos) << r.err;
+  r = run_light("eval --gt " + q(kGt));
+  EXPECT_NE(r.exit_code, 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, WarnsAboutImagesMissingFromPredictions) {
+  const std::string dir = temp_dir();
+  write_text(dir + "/empty.json", "[]");
+  const RunResult r = run_light("eval --gt " + q(kGt) + " --pred " + q(dir + "/empty.json") + " --task detedges");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: Key sample/D0042-1070015_h1_w0.png missing from predictions"), std::string::npos);
+  EXPECT_NE(r.out.find("\"recall\": 0.0"), std::string::npos) << r.out;
+  std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,26 @@
+#include <gtest/gtest.h>
+
+#include "light/util/error.h"
+#include "light/util/utf8.h"
+
+using light::utf8_decode;
+using light::utf8_encode;
+
+TEST(Utf8, CountsCodePointsNotBytes) {
+  EXPECT_EQ(utf8_decode("Zürich").size(), 6u);       // 7 bytes
+  EXPECT_EQ(utf8_decode("北京").size(), 2u);          // 6 bytes
+  EXPECT_EQ(utf8_decode("𝔄b").size(), 2u);           // 4-byte sequence
+  EXPECT_EQ(utf8_decode("")[0], U'\0');
+  EXPECT_EQ(utf8_decode("Smith's"), U"Smith's");
+}
+
+TEST(Utf8, RoundTrips) {
+  for (const std::string s : {"Lodge Pole Cr.", "São Paulo", "Łódź", "東京都", "𝔄𝔅"})
+    EXPECT_EQ(utf8_encode(utf8_decode(s)), s);
+}
+
+TEST(Utf8, RejectsInvalidBytes) {
+  EXPECT_THROW(utf8_decode("\xff"), light::Error);
+  EXPECT_THROW(utf8_decode("\xc3"), light::Error);          // truncated
+  EXPECT_THROW(utf8_decode("\xe6\x9d\x41"), light::Error);  // bad continuation
+}

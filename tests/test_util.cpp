@@ -1,0 +1,46 @@
+#include "test_util.h"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace light::test {
+
+std::string temp_dir() {
+  static std::mt19937_64 rng(std::random_device{}());
+  auto dir = std::filesystem::temp_directory_path() / ("light_test_" + std::to_string(rng()));
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
+
+RunResult run_light(const std::string& args) {
+  const std::string dir = temp_dir();
+  const std::string out = dir + "/stdout", err = dir + "/stderr";
+  const std::string cmd = std::string("'") + LIGHT_BINARY + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  std::filesystem::remove_all(dir);
+  return r;
+}
+
+}  // namespace light::test

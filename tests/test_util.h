@@ -1,0 +1,25 @@
+// Helpers shared by the tests: paths to bundled data and running the `light` binary.
+#pragma once
+#include <string>
+
+namespace light::test {
+
+inline std::string source_path(const std::string& rel) { return std::string(LIGHT_SOURCE_DIR) + "/" + rel; }
+inline std::string example_path(const std::string& file) { return source_path("data/maptext-example/" + file); }
+
+// A fresh empty directory under the system temp folder.
+std::string temp_dir();
+
+void write_text(const std::string& path, const std::string& text);
+std::string read_text(const std::string& path);
+bool file_exists(const std::string& path);
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs `light ARGS` (ARGS is a shell fragment) and captures exit code, stdout and stderr.
+RunResult run_light(const std::string& args);
+
+}  // namespace light::test
