@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 
 #include "light/eval/evaluator.h"
 #include "light/util/error.h"
@@ -77,6 +78,35 @@ TEST(Eval, MatchesTheOfficialEvaluatorOnTheExample) {
     ++checked;
   }
   EXPECT_EQ(checked, 8);
+}
+
+// Synthetic tiles with rotated words, duplicate detections, ignored words, split and shuffled
+// phrases and non-ASCII text, scored independently in Python with shapely and scipy (both
+// protocols, every task). Must be equal to the last bit.
+TEST(Eval, MatchesAnIndependentShapelyScipyEvaluation) {
+  const std::string dir = light::test::source_path("tests/data/crosscheck/");
+  const auto gt = light::maptext::read_maptext(dir + "gt.json", {Kind::GroundTruth});
+  const auto pred = light::maptext::read_maptext(dir + "pred.json", {Kind::Predictions});
+  const auto expected = nlohmann::ordered_json::parse(light::read_file(dir + "expected_metrics.json"));
+  int checked = 0;
+  for (const auto& [name, values] : expected["results"].items()) {
+    std::istringstream words(name);
+    std::string protocol, task, tight;
+    words >> protocol >> task >> tight;
+    Options o = opts(Task::Det, tight == "--use-tightness");
+    o.protocol = parse_protocol(protocol);
+    o.task = parse_task(task, o.protocol);
+    const Report r = evaluate(gt, pred, o);
+    ASSERT_EQ(r.overall.size(), values.size()) << name;
+    size_t k = 0;
+    for (const auto& [key, value] : values.items()) {
+      EXPECT_EQ(r.overall[k].first, key) << name;
+      EXPECT_EQ(r.overall[k].second, value.get<double>()) << name << " " << key;
+      ++k;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 12);
 }
 
 TEST(Eval, PerfectPredictionsScoreOne) {
