@@ -21,9 +21,9 @@ maptext::Word make_word(double x, double y, double w, double h, double angle, co
 }
 }  // namespace
 
-SynthPair make_eval_data(int tiles, int words, uint64_t seed) {
+SynthPair make_eval_data(int tiles, int words, uint64_t seed, double canvas) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> pos(0, 1900), unit(0, 1), jit(-3, 3);
+  std::uniform_real_distribution<double> pos(0, canvas - 100), unit(0, 1), jit(-3, 3);
   SynthPair out;
   for (int t = 0; t < tiles; ++t) {
     maptext::Tile g{"synth/tile_" + std::to_string(t) + ".png", {}}, p{g.image, {}};

@@ -10,7 +10,7 @@ PACKAGES=(
   libtorch-dev libopenblas0-openmp libtcmalloc-minimal4 libgoogle-perftools-dev
   # geometry, images, JSON, command line
   libgeos-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libutf8proc-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -88,3 +88,25 @@ TEST(Cli, WarnsAboutImagesMissingFromPredictions) {
   EXPECT_NE(r.out.find("\"recall\": 0.0"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, LinkRegroupsEveryWordAndEvalScoresIt) {
+  const std::string dir = temp_dir();
+  for (const std::string method : {"mst", "distance"}) {
+    const std::string out = dir + "/" + method + ".json";
+    RunResult r = run_light("link --method " + method + " --words " + q(kGt) + " -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run_light("eval --gt " + q(kGt) + " --pred " + q(out) + " --task detedges");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("{\"recall\": 1.0, \"precision\": 1.0, ", 0), 0u) << r.out;
+  }
+  // Bad input: no output file, a clear message, exit 1.
+  write_text(dir + "/bad.json", R"([{"image": "a.png", "groups": [[{"vertices": [[0,0],[1,1]]}]]}])");
+  RunResult r = run_light("link --method mst --words " + q(dir + "/bad.json") + " -o " + q(dir + "/o.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("\"vertices\" needs at least 3 [x, y] points, got 2"), std::string::npos) << r.err;
+  EXPECT_FALSE(file_exists(dir + "/o.json"));
+  r = run_light("link --method nearest --words " + q(kGt) + " -o " + q(dir + "/o.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--method: expected distance or mst"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}

@@ -10,5 +10,6 @@ namespace light::cli {
 
 void add_eval_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+void add_link_command(CLI::App& app);
 
 }  // namespace light::cli

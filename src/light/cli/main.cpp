@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   CLI::App app{"light: link the words found on historical maps into place names (LIGHT, in C++)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "light 0.1.0");
+  light::cli::add_link_command(app);
   light::cli::add_eval_command(app);
   light::cli::add_info_command(app);
   try {

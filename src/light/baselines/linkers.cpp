@@ -1,0 +1,158 @@
+#include "light/baselines/linkers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <queue>
+
+#include "light/util/error.h"
+
+namespace light::baselines {
+
+Method parse_method(const std::string& name) {
+  if (name == "mst") return Method::Mst;
+  if (name == "distance") return Method::Distance;
+  throw Error("--method: expected distance or mst, got \"" + name + "\"");
+}
+
+std::vector<Edge> mst_edges(const std::vector<WordFeatures>& words, const CostWeights& w) {
+  const int n = static_cast<int>(words.size());
+  std::vector<Edge> edges;
+  if (n < 2) return edges;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::vector<double> key(n, kInf), cx(n), cy(n), reach(n);
+  std::vector<int> parent(n, -1);
+  std::vector<char> done(n, 0);
+  for (int i = 0; i < n; ++i) {
+    cx[i] = words[i].rect.cx;
+    cy[i] = words[i].rect.cy;
+    reach[i] = words[i].reach;
+  }
+  // cost >= D >= centre distance - both reaches, when the weights cannot make a factor < 1: a word
+  // farther from u than that cannot improve its key, and its exact cost is not computed.
+  const bool prune = w.a >= 0 && w.b >= 0 && w.c >= 0;
+  key[0] = 0.0;
+  int u = 0;
+  for (int step = 0; step < n; ++step) {
+    done[u] = 1;
+    const WordFeatures& fu = words[u];
+    int next = -1;
+    for (int v = 0; v < n; ++v) {
+      if (done[v]) continue;
+      bool skip = false;
+      if (prune && key[v] < kInf) {
+        const double dx = cx[u] - cx[v], dy = cy[u] - cy[v];
+        const double r = (key[v] + reach[u] + reach[v]) * (1.0 + 1e-9) + 1e-9;  // margin for rounding
+        skip = dx * dx + dy * dy >= r * r;
+      }
+      if (!skip) {
+        const double d = edge_cost(words[v], fu, w);
+        if (d < key[v]) {
+          key[v] = d;
+          parent[v] = u;
+        }
+      }
+      // The next word: the first (in index order) with the smallest key.
+      if (next < 0 || key[v] < key[next]) next = v;
+    }
+    if (next < 0) break;
+    u = next;
+  }
+  for (int v = 0; v < n; ++v)
+    if (parent[v] >= 0) edges.push_back({v, parent[v], key[v]});
+  return edges;
+}
+
+std::vector<Edge> distance_edges(const std::vector<WordFeatures>& words) {
+  const int n = static_cast<int>(words.size());
+  std::vector<Edge> edges;
+  if (n < 2) return edges;
+  // Sweep over words sorted by centre x: a pair farther apart in x than the threshold plus both
+  // reaches cannot be close enough.
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return words[a].rect.cx < words[b].rect.cx; });
+  std::vector<double> xs(n);
+  for (int k = 0; k < n; ++k) xs[k] = words[order[k]].rect.cx;
+  double max_reach = 0;
+  for (const auto& f : words) max_reach = std::max(max_reach, f.reach);
+  for (int u = 0; u < n; ++u) {
+    const WordFeatures& fu = words[u];
+    const double threshold = 2.0 * std::max(fu.rect.w, fu.rect.h) / std::max<double>(1.0, static_cast<double>(fu.chars));
+    const double span = threshold + fu.reach + max_reach;
+    const auto lo = std::lower_bound(xs.begin(), xs.end(), fu.rect.cx - span) - xs.begin();
+    const auto hi = std::upper_bound(xs.begin(), xs.end(), fu.rect.cx + span) - xs.begin();
+    for (auto k = lo; k < hi; ++k) {
+      const int v = order[k];
+      if (v <= u) continue;
+      const double d = side_distance(fu, words[v]);
+      if (d <= threshold) edges.push_back({u, v, d});
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
+  return edges;
+}
+
+void cut_to_degree_two(int n, std::vector<Edge>& edges) {
+  std::vector<int> degree(n, 0);
+  for (const Edge& e : edges) ++degree[e.u], ++degree[e.v];
+  auto worse = [&](int a, int b) {  // heap order: costliest first, then lower indices
+    const Edge &x = edges[a], &y = edges[b];
+    if (x.cost != y.cost) return x.cost < y.cost;
+    if (std::min(x.u, x.v) != std::min(y.u, y.v)) return std::min(x.u, x.v) > std::min(y.u, y.v);
+    return std::max(x.u, x.v) > std::max(y.u, y.v);
+  };
+  std::priority_queue<int, std::vector<int>, decltype(worse)> heap(worse);
+  for (int k = 0; k < static_cast<int>(edges.size()); ++k)
+    if (degree[edges[k].u] > 2 || degree[edges[k].v] > 2) heap.push(k);
+  std::vector<char> removed(edges.size(), 0);
+  while (!heap.empty()) {
+    const int k = heap.top();
+    heap.pop();
+    const Edge& e = edges[k];
+    if (degree[e.u] <= 2 && degree[e.v] <= 2) continue;  // no longer touches an over-linked word
+    removed[k] = 1;
+    --degree[e.u];
+    --degree[e.v];
+  }
+  std::vector<Edge> kept;
+  for (size_t k = 0; k < edges.size(); ++k)
+    if (!removed[k]) kept.push_back(edges[k]);
+  edges.swap(kept);
+}
+
+void cut_cycles(int n, std::vector<Edge>& edges) {
+  // Components by union-find; a component of maximum degree 2 with as many links as words is a cycle.
+  std::vector<int> root(n);
+  std::iota(root.begin(), root.end(), 0);
+  auto find = [&](int x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  for (const Edge& e : edges) root[find(e.u)] = find(e.v);
+  std::vector<int> words(n, 0), links(n, 0), costliest(n, -1);
+  for (int i = 0; i < n; ++i) ++words[find(i)];
+  for (int k = 0; k < static_cast<int>(edges.size()); ++k) {
+    const int r = find(edges[k].u);
+    ++links[r];
+    if (costliest[r] < 0 || edges[k].cost > edges[costliest[r]].cost) costliest[r] = k;
+  }
+  std::vector<char> drop(edges.size(), 0);
+  for (int r = 0; r < n; ++r)
+    if (links[r] > 0 && links[r] >= words[r]) drop[costliest[r]] = 1;
+  std::vector<Edge> kept;
+  for (size_t k = 0; k < edges.size(); ++k)
+    if (!drop[k]) kept.push_back(edges[k]);
+  edges.swap(kept);
+}
+
+std::vector<Edge> link_heuristic(const std::vector<WordFeatures>& words, Method method, const CostWeights& w) {
+  const int n = static_cast<int>(words.size());
+  std::vector<Edge> edges = method == Method::Mst ? mst_edges(words, w) : distance_edges(words);
+  cut_to_degree_two(n, edges);
+  cut_cycles(n, edges);  // a tree has none; the distance graph may
+  return edges;
+}
+
+}  // namespace light::baselines

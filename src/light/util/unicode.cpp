@@ -1,0 +1,39 @@
+#include "light/util/unicode.h"
+
+#include <utf8proc.h>
+
+#include "light/util/utf8.h"
+
+namespace light {
+
+size_t code_point_count(const std::string& utf8) { return utf8_decode(utf8).size(); }
+
+size_t letter_count(const std::string& utf8) {
+  size_t n = 0;
+  for (char32_t c : utf8_decode(utf8)) {
+    switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
+      case UTF8PROC_CATEGORY_LU:
+      case UTF8PROC_CATEGORY_LL:
+      case UTF8PROC_CATEGORY_LT:
+      case UTF8PROC_CATEGORY_LM:
+      case UTF8PROC_CATEGORY_LO:
+        ++n;
+        break;
+      default:
+        break;
+    }
+  }
+  return n;
+}
+
+bool is_upper(const std::string& utf8) {
+  bool cased = false;
+  for (char32_t c : utf8_decode(utf8)) {
+    const auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
+    if (cat == UTF8PROC_CATEGORY_LL || cat == UTF8PROC_CATEGORY_LT) return false;
+    if (cat == UTF8PROC_CATEGORY_LU) cased = true;
+  }
+  return cased;
+}
+
+}  // namespace light

@@ -1,0 +1,17 @@
+// Python's str character classes (isalpha, isupper) over UTF-8, via utf8proc's Unicode tables.
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace light {
+
+// Number of Unicode code points (Python's len(str)).
+size_t code_point_count(const std::string& utf8);
+
+// Number of letters (Python's sum(ch.isalpha() for ch in s): general categories Lu Ll Lt Lm Lo).
+size_t letter_count(const std::string& utf8);
+
+// Python's str.isupper(): at least one cased character and no lowercase or titlecase one.
+bool is_upper(const std::string& utf8);
+
+}  // namespace light
