@@ -57,6 +57,8 @@ struct Element {
   std::string text;
   bool ignore = false;
   long next = -1;  // index of the following word in the same group (edges), -1 at a group's end
+  const std::vector<geometry::Point>* vertices = nullptr;  // words only
+  int valid = -1;  // GEOS validity, computed on demand
 };
 
 // Per-image totals, summed over images in ground-truth order.
@@ -94,6 +96,7 @@ std::vector<Element> word_elements(GeosContext& ctx, const Tile* tile, std::vect
       e.area = ctx.area(e.geom);
       e.box = geometry::bbox(w.vertices);
       e.has_box = true;
+      e.vertices = &w.vertices;
       e.text = w.text.value_or("");
       e.ignore = w.ignore();
       if (k + 1 < group.size()) e.next = static_cast<long>(out.size()) + 1;
@@ -139,6 +142,14 @@ std::vector<Element> group_elements(GeosContext& ctx, const Tile* tile, std::vec
     out.push_back(std::move(e));
   }
   return out;
+}
+
+bool same_valid_polygon(GeosContext& ctx, Element& a, const Element& b) {
+  if (!a.vertices || !b.vertices || a.vertices->size() != b.vertices->size()) return false;
+  for (size_t k = 0; k < a.vertices->size(); ++k)
+    if ((*a.vertices)[k].x != (*b.vertices)[k].x || (*a.vertices)[k].y != (*b.vertices)[k].y) return false;
+  if (a.valid < 0) a.valid = ctx.is_valid(a.geom) ? 1 : 0;
+  return a.valid == 1;
 }
 
 Metrics image_metrics(const Counts& c, const Options& opt) {
@@ -211,7 +222,11 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
           gt[i].has_box && pred[j].has_box && gt[i].box.intersects(pred[j].box) &&
           geometry::iou_upper_bound(gt[i].box, gt[i].area, pred[j].box, pred[j].area, geometry::kPolyEpsilon) >=
               opt.iou_threshold * (1.0 - 1e-9) - 1e-12;
-      if (may_match) {
+      if (may_match && same_valid_polygon(ctx, gt[i], pred[j])) {
+        // A valid polygon against itself: intersection = union = the polygon (GEOS's overlay would
+        // give the same area up to the last bit, at great cost).
+        v = gt[i].area >= geometry::kPolyEpsilon ? gt[i].area / (gt[i].area + geometry::kPolyEpsilon) : 0.0;
+      } else if (may_match) {
         const geometry::OverlapResult r = ctx.iou(gt[i].geom, gt[i].area, pred[j].geom, pred[j].area);
         if (!r.ok) {
           res.warnings.push_back("GEOS error at IoU(ground truth " + std::to_string(i) + ", prediction " +

@@ -83,6 +83,8 @@ double GeosContext::area(const GeosGeometry& g) {
   return a;
 }
 
+bool GeosContext::is_valid(const GeosGeometry& g) { return g && GEOSisValid_r(h_, g.get()) == 1; }
+
 OverlapResult GeosContext::iou(const GeosGeometry& a, double area_a, const GeosGeometry& b, double area_b) {
   OverlapResult r;
   if (!a || !b) return r;

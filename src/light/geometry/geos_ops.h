@@ -61,6 +61,9 @@ class GeosContext {
   // GEOS area of a geometry (0 for null).
   double area(const GeosGeometry& g);
 
+  // GEOS validity (OGC simple-feature rules); false for null.
+  bool is_valid(const GeosGeometry& g);
+
   // The official MapText IoU: if the shapes intersect and both areas are >= 1e-5,
   // area(a ∩ b) / (area(a ∪ b) + 1e-5), else 0. Areas are passed in (computed once per shape).
   OverlapResult iou(const GeosGeometry& a, double area_a, const GeosGeometry& b, double area_b);
