@@ -11,6 +11,9 @@ PACKAGES=(
   # geometry, images, JSON, command line
   libgeos-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libcli11-dev libutf8proc-dev
+  # synthetic maps: rendering, real fonts, a gazetteer of place names
+  libcairo2-dev libpango1.0-dev libtimezonemap-data
+  fonts-texgyre fonts-oldstandard fonts-ebgaramond fonts-junicode fonts-dejavu-core
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -110,3 +110,29 @@ TEST(Cli, LinkRegroupsEveryWordAndEvalScoresIt) {
   EXPECT_NE(r.err.find("--method: expected distance or mst"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
+  const std::string dir = temp_dir();
+  RunResult r = run_light("synth --out " + q(dir + "/syn") + " --count 2 --size 500x400 --seed 4 --style aged -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(file_exists(dir + "/syn/images/tile_000001.png"));
+  r = run_light("eval --gt " + q(dir + "/syn/annotations.json") + " --pred " + q(dir + "/syn/annotations.json") +
+                " --task detedges");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"edges_recall\": 1.0"), std::string::npos) << r.out;
+  r = run_light("draw --words " + q(dir + "/syn/annotations.json") + " --images " + q(dir + "/syn") + " --out " +
+                q(dir + "/drawn"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(file_exists(dir + "/drawn/tile_000000.png"));
+  // Bad options and a missing image: clear errors, exit 1.
+  r = run_light("synth --out " + q(dir + "/x") + " --size 20x20");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--size: each side must be 64 to 20000 pixels"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --gazetteer " + q(dir + "/none.txt"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("none.txt: cannot read the gazetteer"), std::string::npos) << r.err;
+  r = run_light("draw --words " + q(kGt) + " --images " + q(dir) + " --out " + q(dir + "/d2"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("image \"sample/D0042-1070015_h1_w0.png\": not found"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}

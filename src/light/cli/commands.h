@@ -11,5 +11,7 @@ namespace light::cli {
 void add_eval_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_link_command(CLI::App& app);
+void add_synth_command(CLI::App& app);
+void add_draw_command(CLI::App& app);
 
 }  // namespace light::cli

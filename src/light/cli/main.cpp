@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "light 0.1.0");
   light::cli::add_link_command(app);
   light::cli::add_eval_command(app);
+  light::cli::add_synth_command(app);
+  light::cli::add_draw_command(app);
   light::cli::add_info_command(app);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,67 @@
+// `light synth`: labelled synthetic map tiles (see README "light synth").
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "light/cli/commands.h"
+#include "light/data/synth/synth.h"
+#include "light/util/error.h"
+
+namespace light::cli {
+
+namespace {
+struct SynthArgs {
+  std::string out, size = "2000", style = "mixed", gazetteer = synth::Gazetteer::default_path();
+  int count = 1, threads = 0;
+  uint64_t seed = 0;
+  double density = 1.0;
+  bool quiet = false;
+};
+
+void parse_size(const std::string& s, int& w, int& h) {
+  const auto x = s.find('x');
+  try {
+    size_t used = 0;
+    w = std::stoi(s.substr(0, x), &used);
+    if (used != (x == std::string::npos ? s.size() : x)) throw std::invalid_argument(s);
+    h = x == std::string::npos ? w : std::stoi(s.substr(x + 1), &used);
+    if (x != std::string::npos && used != s.size() - x - 1) throw std::invalid_argument(s);
+  } catch (const std::exception&) {
+    throw Error("--size: expected W or WxH in pixels, got \"" + s + "\"");
+  }
+  if (w < 64 || h < 64 || w > 20000 || h > 20000) throw Error("--size: each side must be 64 to 20000 pixels, got \"" + s + "\"");
+}
+
+void run_synth(const SynthArgs& a) {
+  synth::SynthOptions opt;
+  parse_size(a.size, opt.width, opt.height);
+  opt.style = synth::parse_style(a.style);
+  if (!(a.density > 0 && a.density <= 20)) throw Error("--density: expected a number in (0, 20]");
+  opt.density = a.density;
+  opt.seed = a.seed;
+  if (a.count < 1) throw Error("--count: expected at least 1");
+  const synth::Gazetteer names(a.gazetteer);
+  const auto data = synth::synthesize(names, opt, a.out, a.count, a.threads, !a.quiet);
+  size_t words = 0, groups = 0;
+  for (const auto& t : data) words += t.word_count(), groups += t.groups.size();
+  std::fprintf(stderr, "synth: %d tiles, %zu phrases, %zu words -> %s/annotations.json, %s/images/\n", a.count, groups, words,
+               a.out.c_str(), a.out.c_str());
+}
+}  // namespace
+
+void add_synth_command(CLI::App& app) {
+  auto args = std::make_shared<SynthArgs>();
+  CLI::App* cmd = app.add_subcommand("synth", "Make labelled synthetic map tiles (PNG + MapText ground truth)");
+  cmd->add_option("--out", args->out, "Output folder (images/ and annotations.json)")->required();
+  cmd->add_option("--count", args->count, "Number of tiles")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "Random seed (same seed and fonts: same tiles)")->capture_default_str();
+  cmd->add_option("--size", args->size, "Tile size W or WxH in pixels")->capture_default_str();
+  cmd->add_option("--density", args->density, "Label density (1.0: ~60 phrases per 2000x2000 tile)")->capture_default_str();
+  cmd->add_option("--style", args->style, "clean | aged | mixed")->capture_default_str();
+  cmd->add_option("--gazetteer", args->gazetteer, "GeoNames cities file for settlement names")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress line");
+  cmd->callback([args] { run_synth(*args); });
+}
+
+}  // namespace light::cli

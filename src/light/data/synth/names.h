@@ -1,0 +1,41 @@
+// Place names for synthetic maps: real settlement names from a GeoNames gazetteer (Debian's
+// libtimezonemap-data ships cities15000.txt) and generated feature names with the shapes real maps
+// have: "Lodge Pole Cr.", "Smith's Fork", "Lake of the Woods", "Mt. Baldy", "N. Platte R.",
+// "DENVER AND RIO GRANDE R.R.", "LARIMER CO.", "Main St.", "41", "T.3N.".
+#pragma once
+#include <random>
+#include <string>
+#include <vector>
+
+namespace light::synth {
+
+enum class NameKind { Settlement, River, Creek, Lake, Mountain, Railroad, County, State, Street, Number, Letter };
+
+struct Name {
+  std::vector<std::string> words;  // words of the phrase (no spaces inside a word)
+  NameKind kind = NameKind::Settlement;
+};
+
+class Gazetteer {
+ public:
+  // Loads GeoNames rows (tab-separated: id, name, asciiname, ...). Throws light::Error when the file
+  // cannot be read or holds no names. An empty path uses a small built-in list.
+  explicit Gazetteer(const std::string& path);
+  static std::string default_path();
+
+  const std::vector<std::string>& places() const { return places_; }
+  size_t size() const { return places_.size(); }
+
+  // A random name of the given kind.
+  Name make(NameKind kind, std::mt19937_64& rng) const;
+
+ private:
+  std::vector<std::string> places_;  // settlement names (UTF-8; may contain spaces)
+  std::string place(std::mt19937_64& rng) const;
+};
+
+// Splits on ASCII spaces, dropping empty parts.
+std::vector<std::string> split_words(const std::string& s);
+std::string to_upper_ascii(std::string s);
+
+}  // namespace light::synth

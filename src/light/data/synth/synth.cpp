@@ -1,0 +1,681 @@
+#include "light/data/synth/synth.h"
+
+#include <cairo.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <filesystem>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <random>
+#include <thread>
+
+#include "light/data/synth/path.h"
+#include "light/data/synth/text_render.h"
+#include "light/geometry/polygon.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+#include "light/util/progress.h"
+
+namespace light::synth {
+
+using geometry::BBox;
+
+Style parse_style(const std::string& name) {
+  if (name == "clean") return Style::Clean;
+  if (name == "aged") return Style::Aged;
+  if (name == "mixed") return Style::Mixed;
+  throw Error("--style: expected clean, aged or mixed, got \"" + name + "\"");
+}
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// ------------------------------------------------------------------------------------------------
+// Random helpers
+// ------------------------------------------------------------------------------------------------
+struct Rng {
+  std::mt19937_64 g;
+  explicit Rng(uint64_t seed) : g(seed) {}
+  double uni(double a, double b) { return std::uniform_real_distribution<double>(a, b)(g); }
+  int integer(int a, int b) { return std::uniform_int_distribution<int>(a, b)(g); }
+  bool chance(double p) { return uni(0, 1) < p; }
+  template <class T>
+  const T& pick(const std::vector<T>& v) { return v[static_cast<size_t>(integer(0, static_cast<int>(v.size()) - 1))]; }
+};
+
+uint64_t mix(uint64_t a, uint64_t b) {  // splitmix64 of a combined key
+  uint64_t z = a * 0x9E3779B97F4A7C15ull + b + 0x632BE59BD9B4E019ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Free-space bookkeeping: boxes of placed words on a coarse grid
+// ------------------------------------------------------------------------------------------------
+class Occupancy {
+ public:
+  Occupancy(int w, int h) : gw_(w / kCell + 3), gh_(h / kCell + 3), cells_(static_cast<size_t>(gw_) * gh_) {}
+  bool free(const BBox& b) const {
+    bool ok = true;
+    visit(b, [&](const std::vector<int>& cell) {
+      for (int k : cell)
+        if (boxes_[k].intersects(b)) ok = false;
+    });
+    return ok;
+  }
+  void add(const BBox& b) {
+    const int k = static_cast<int>(boxes_.size());
+    boxes_.push_back(b);
+    visit(b, [&](std::vector<int>& cell) { cell.push_back(k); });
+  }
+
+ private:
+  static constexpr int kCell = 64;
+  int gw_, gh_;
+  std::vector<std::vector<int>> cells_;
+  std::vector<BBox> boxes_;
+  template <class F>
+  void visit(const BBox& b, F f) const {
+    for (int y = cell(b.y0, gh_); y <= cell(b.y1, gh_); ++y)
+      for (int x = cell(b.x0, gw_); x <= cell(b.x1, gw_); ++x) f(cells_[static_cast<size_t>(y) * gw_ + x]);
+  }
+  template <class F>
+  void visit(const BBox& b, F f) {
+    for (int y = cell(b.y0, gh_); y <= cell(b.y1, gh_); ++y)
+      for (int x = cell(b.x0, gw_); x <= cell(b.x1, gw_); ++x) f(cells_[static_cast<size_t>(y) * gw_ + x]);
+  }
+  static int cell(double v, int n) { return std::clamp(static_cast<int>(std::floor(v / kCell)) + 1, 0, n - 1); }
+};
+
+BBox padded(const BBox& b, double pad) { return {b.x0 - pad, b.y0 - pad, b.x1 + pad, b.y1 + pad}; }
+
+// ------------------------------------------------------------------------------------------------
+// Fonts by feature kind (cartographic convention: water in italics, areas in spaced capitals, ...)
+// ------------------------------------------------------------------------------------------------
+const std::vector<std::string> kSerif{"TeX Gyre Termes", "TeX Gyre Schola", "TeX Gyre Bonum", "TeX Gyre Pagella",
+                                      "Old Standard TT", "EB Garamond", "Junicode Two Beta", "DejaVu Serif"};
+const std::vector<std::string> kSans{"TeX Gyre Heros", "TeX Gyre Heros Cn", "DejaVu Sans", "DejaVu Sans Condensed",
+                                     "TeX Gyre Adventor"};
+
+FontStyle font_for(NameKind kind, Rng& r) {
+  FontStyle f;
+  const bool water = kind == NameKind::River || kind == NameKind::Creek || kind == NameKind::Lake;
+  f.family = (kind == NameKind::Railroad || kind == NameKind::Street || (kind == NameKind::Settlement && r.chance(0.3)))
+                 ? r.pick(kSans)
+                 : r.pick(kSerif);
+  f.italic = water || (kind == NameKind::Mountain && r.chance(0.6)) || r.chance(0.08);
+  f.bold = kind == NameKind::Settlement && r.chance(0.15);
+  switch (kind) {
+    case NameKind::Settlement: f.size_px = r.uni(18, 40); break;
+    case NameKind::River: case NameKind::Creek: f.size_px = r.uni(16, 32); break;
+    case NameKind::Lake: case NameKind::Mountain: f.size_px = r.uni(18, 34); break;
+    case NameKind::Railroad: f.size_px = r.uni(14, 24); break;
+    case NameKind::County: case NameKind::State: f.size_px = r.uni(34, 64); break;
+    case NameKind::Street: f.size_px = r.uni(13, 20); break;
+    case NameKind::Number: case NameKind::Letter: f.size_px = r.uni(12, 24); break;
+  }
+  const double ink = r.uni(0.03, 0.18);
+  f.r = ink + (water ? 0.0 : r.uni(0, 0.06));
+  f.g = ink;
+  f.b = ink * 0.8 + (water ? r.uni(0.05, 0.25) : 0.0);
+  return f;
+}
+
+// ------------------------------------------------------------------------------------------------
+// The tile under construction
+// ------------------------------------------------------------------------------------------------
+struct Feature {
+  Path path;
+  enum Kind { River, Road, Rail } kind;
+};
+
+struct Builder {
+  const Gazetteer& names;
+  const SynthOptions& opt;
+  Rng r;
+  int W, H;
+  cairo_surface_t* surface = nullptr;
+  cairo_t* cr = nullptr;
+  TextRenderer text;
+  Occupancy occ;
+  std::vector<Feature> features;
+  maptext::Tile tile;
+  double paper[3] = {0.93, 0.89, 0.78};
+
+  Builder(const Gazetteer& n, const SynthOptions& o, uint64_t seed)
+      : names(n), opt(o), r(seed), W(o.width), H(o.height), occ(o.width, o.height) {
+    surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, W, H);
+    cr = cairo_create(surface);
+  }
+  ~Builder() {
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
+  }
+
+  // --- background -------------------------------------------------------------------------------
+  Point edge_point() {
+    switch (r.integer(0, 3)) {
+      case 0: return {r.uni(0, W), -20.0};
+      case 1: return {r.uni(0, W), H + 20.0};
+      case 2: return {-20.0, r.uni(0, H)};
+      default: return {W + 20.0, r.uni(0, H)};
+    }
+  }
+  Path wandering_path(double wiggle) {
+    const Point a = edge_point();
+    Point b = edge_point();
+    for (int k = 0; k < 5 && std::hypot(b.x - a.x, b.y - a.y) < 0.6 * std::min(W, H); ++k) b = edge_point();
+    std::vector<Point> c;
+    const int n = 6;
+    const double len = std::hypot(b.x - a.x, b.y - a.y), nx = -(b.y - a.y) / len, ny = (b.x - a.x) / len;
+    double off = 0;
+    for (int k = 0; k <= n; ++k) {
+      const double t = static_cast<double>(k) / n;
+      if (k > 0 && k < n) off = 0.6 * off + r.uni(-1, 1) * wiggle;
+      else off = 0;
+      c.push_back({a.x + t * (b.x - a.x) + nx * off, a.y + t * (b.y - a.y) + ny * off});
+    }
+    return Path::smooth(c, 3.0);
+  }
+  void stroke_path(const Path& p) {
+    const auto& pts = p.points();
+    if (pts.empty()) return;
+    cairo_move_to(cr, pts[0].x, pts[0].y);
+    for (size_t k = 1; k < pts.size(); ++k) cairo_line_to(cr, pts[k].x, pts[k].y);
+    cairo_stroke(cr);
+  }
+  void ink_colour(double alpha, double blue = 0) {
+    const double v = r.uni(0.1, 0.3);
+    cairo_set_source_rgba(cr, v, v * 0.9, v * 0.8 + blue, alpha);
+  }
+
+  void background() {
+    paper[0] = r.uni(0.90, 0.97);
+    paper[1] = paper[0] - r.uni(0.02, 0.07);
+    paper[2] = paper[1] - r.uni(0.05, 0.14);
+    cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
+    cairo_paint(cr);
+    const double scale = std::sqrt(static_cast<double>(W) * H) / 2000.0;
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    // Stains
+    for (int k = r.integer(0, 4); k > 0; --k) {
+      const double cx = r.uni(0, W), cy = r.uni(0, H), rad = r.uni(40, 280) * scale;
+      cairo_pattern_t* g = cairo_pattern_create_radial(cx, cy, 0, cx, cy, rad);
+      cairo_pattern_add_color_stop_rgba(g, 0, 0.55, 0.40, 0.20, r.uni(0.05, 0.16));
+      cairo_pattern_add_color_stop_rgba(g, 1, 0.55, 0.40, 0.20, 0);
+      cairo_set_source(cr, g);
+      cairo_arc(cr, cx, cy, rad, 0, 2 * kPi);
+      cairo_fill(cr);
+      cairo_pattern_destroy(g);
+    }
+    // Contour-like curves around a few summits
+    for (int k = r.integer(0, 4); k > 0; --k) {
+      const double cx = r.uni(0, W), cy = r.uni(0, H), r0 = r.uni(30, 90), step = r.uni(18, 40);
+      const double ph[3] = {r.uni(0, 6.3), r.uni(0, 6.3), r.uni(0, 6.3)}, am[3] = {r.uni(0.05, 0.2), r.uni(0.02, 0.1), r.uni(0.02, 0.08)};
+      cairo_set_line_width(cr, r.uni(0.8, 1.6));
+      ink_colour(r.uni(0.35, 0.7));
+      for (int ring = 0, rings = r.integer(3, 8); ring < rings; ++ring) {
+        std::vector<Point> c;
+        const double rad = r0 + ring * step;
+        for (int a = 0; a <= 48; ++a) {
+          const double t = 2 * kPi * a / 48;
+          const double f = 1 + am[0] * std::sin(2 * t + ph[0]) + am[1] * std::sin(3 * t + ph[1]) + am[2] * std::sin(5 * t + ph[2]);
+          c.push_back({cx + rad * f * std::cos(t), cy + rad * f * 0.8 * std::sin(t)});
+        }
+        stroke_path(Path::smooth(c, 4.0));
+      }
+    }
+    // Hatching
+    for (int k = r.integer(0, 3); k > 0; --k) {
+      const double cx = r.uni(0, W), cy = r.uni(0, H), rad = r.uni(60, 240), ang = r.uni(0, kPi), sp = r.uni(5, 10);
+      cairo_save(cr);
+      cairo_arc(cr, cx, cy, rad, 0, 2 * kPi);
+      cairo_clip(cr);
+      cairo_set_line_width(cr, r.uni(0.6, 1.2));
+      ink_colour(r.uni(0.3, 0.6));
+      const double dx = std::cos(ang), dy = std::sin(ang);
+      for (double o = -rad; o <= rad; o += sp) {
+        cairo_move_to(cr, cx - dy * o - dx * rad, cy + dx * o - dy * rad);
+        cairo_line_to(cr, cx - dy * o + dx * rad, cy + dx * o + dy * rad);
+      }
+      cairo_stroke(cr);
+      cairo_restore(cr);
+    }
+    // Section lines (thin straight grid)
+    if (r.chance(0.3)) {
+      const double sp = r.uni(300, 700);
+      cairo_set_line_width(cr, 0.8);
+      ink_colour(0.35);
+      for (double x = r.uni(0, sp); x < W; x += sp) cairo_move_to(cr, x, 0), cairo_line_to(cr, x, H);
+      for (double y = r.uni(0, sp); y < H; y += sp) cairo_move_to(cr, 0, y), cairo_line_to(cr, W, y);
+      cairo_stroke(cr);
+    }
+    // Rivers
+    for (int k = r.integer(1, 3); k > 0; --k) {
+      Path p = wandering_path(r.uni(60, 220) * scale);
+      cairo_set_line_width(cr, r.uni(1.5, 4.5));
+      ink_colour(0.85, 0.12);
+      stroke_path(p);
+      features.push_back({std::move(p), Feature::River});
+    }
+    // Roads (double lines)
+    for (int k = r.integer(1, 4); k > 0; --k) {
+      Path p = wandering_path(r.uni(10, 80) * scale);
+      const double w = r.uni(4, 8);
+      cairo_set_line_width(cr, w + 2.4);
+      ink_colour(0.9);
+      stroke_path(p);
+      cairo_set_line_width(cr, w);
+      cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
+      stroke_path(p);
+      features.push_back({std::move(p), Feature::Road});
+    }
+    // Rail lines with ties
+    for (int k = r.integer(0, 2); k > 0; --k) {
+      Path p = wandering_path(r.uni(5, 40) * scale);
+      cairo_set_line_width(cr, 1.6);
+      ink_colour(0.9);
+      stroke_path(p);
+      const double sp = r.uni(9, 14), half = r.uni(3, 5);
+      for (double s = 0; s < p.length(); s += sp) {
+        const Point q = p.at(s);
+        const double a = p.angle(s), nx = -std::sin(a), ny = std::cos(a);
+        cairo_move_to(cr, q.x - nx * half, q.y - ny * half);
+        cairo_line_to(cr, q.x + nx * half, q.y + ny * half);
+      }
+      cairo_set_line_width(cr, 1.2);
+      cairo_stroke(cr);
+      features.push_back({std::move(p), Feature::Rail});
+    }
+  }
+
+  // --- lettering --------------------------------------------------------------------------------
+  struct Placed {
+    WordShape shape;
+    Path path;
+    double s0;
+    std::vector<Point> poly;
+    std::string text;
+  };
+
+  // Checks a candidate phrase against the free space and the tile; on success draws it and records
+  // it as one group in reading order. Words entirely outside the tile are left out; words cut by the
+  // border are flagged truncated.
+  bool commit(std::vector<Placed>& words, bool allow_edge) {
+    const double pad = 3.0;
+    int inside = 0;
+    for (const auto& w : words) {
+      const BBox b = geometry::bbox(w.poly);
+      if (!occ.free(padded(b, pad))) return false;
+      const bool in = b.x0 >= 0 && b.y0 >= 0 && b.x1 <= W && b.y1 <= H;
+      const bool out = b.x1 < 0 || b.y1 < 0 || b.x0 > W || b.y0 > H;
+      if (!in && !allow_edge) return false;
+      inside += out ? 0 : 1;
+    }
+    if (inside == 0) return false;
+    maptext::Group group;
+    for (auto& w : words) {
+      const BBox b = geometry::bbox(w.poly);
+      occ.add(padded(b, pad));
+      if (b.x1 < 0 || b.y1 < 0 || b.x0 > W || b.y0 > H) continue;  // off the tile: not on this map
+      const bool illegible = r.chance(0.03);
+      if (illegible) w.shape.style.alpha = r.uni(0.15, 0.3);  // faded almost away
+      text.draw(cr, w.shape, w.path, w.s0);
+      maptext::Word mw;
+      for (const Point& p : w.poly) mw.vertices.push_back({std::round(p.x * 100) / 100, std::round(p.y * 100) / 100});
+      mw.text = w.text;
+      mw.illegible = illegible;
+      mw.truncated = !(b.x0 >= 0 && b.y0 >= 0 && b.x1 <= W && b.y1 <= H);
+      group.push_back(std::move(mw));
+    }
+    tile.groups.push_back(std::move(group));
+    return true;
+  }
+
+  std::vector<WordShape> shape_all(const std::vector<std::string>& words, const FontStyle& f) {
+    std::vector<WordShape> s;
+    for (const auto& w : words) s.push_back(text.shape(w, f));
+    return s;
+  }
+
+  // Words one after another along `path` from arc length `start`, with the given gaps after each.
+  std::vector<Placed> along(const std::vector<std::string>& words, const std::vector<WordShape>& shapes, const Path& path,
+                            double start, const std::vector<double>& gaps, double margin) {
+    std::vector<Placed> out;
+    double s = start;
+    for (size_t i = 0; i < words.size(); ++i) {
+      out.push_back({shapes[i], path, s, TextRenderer::polygon(shapes[i], path, s, margin), words[i]});
+      s += shapes[i].advance + (i < gaps.size() ? gaps[i] : 0.0);
+    }
+    return out;
+  }
+
+  static double total(const std::vector<WordShape>& shapes, const std::vector<double>& gaps) {
+    double t = 0;
+    for (size_t i = 0; i < shapes.size(); ++i) t += shapes[i].advance + (i < gaps.size() ? gaps[i] : 0.0);
+    return t;
+  }
+
+  Point random_start(double len, double angle, bool allow_edge) {
+    const double m = allow_edge ? -0.5 * len : 20.0;
+    Point p{r.uni(m, W - m), r.uni(m, H - m)};
+    if (!allow_edge) {  // keep the whole phrase inside
+      const double ex = len * std::cos(angle), ey = len * std::sin(angle);
+      p.x = r.uni(std::max(20.0, 20.0 - ex), std::max(21.0, W - 20.0 - std::max(0.0, ex)));
+      p.y = r.uni(std::max(40.0, 40.0 - ey), std::max(41.0, H - 20.0 - std::max(0.0, ey)));
+    }
+    return p;
+  }
+
+  // Straight or rotated phrase; `spread` sets spaced capitals with wide gaps.
+  bool straight(const Name& name, double angle, bool spread) {
+    FontStyle f = font_for(name.kind, r);
+    std::vector<std::string> words = name.words;
+    if (spread) {
+      for (auto& w : words) w = to_upper_ascii(w);
+      f.letter_spacing_px = f.size_px * r.uni(0.5, 1.5);
+    }
+    const auto shapes = shape_all(words, f);
+    const double space = spread ? f.size_px * r.uni(1.5, 4.0) : f.size_px * r.uni(0.25, 0.45);
+    std::vector<double> gaps(words.size(), space);
+    const double len = total(shapes, gaps);
+    const bool edge = r.chance(0.12);
+    for (int attempt = 0; attempt < 6; ++attempt) {
+      const Point p = random_start(len, angle, edge);
+      const Path path = Path::line(p, angle, len + 10);
+      auto placed = along(words, shapes, path, 0.0, gaps, word_margin(f.size_px, false));
+      if (commit(placed, edge)) {
+        if (name.kind == NameKind::Settlement && !spread) town_symbol(path, f.size_px);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void town_symbol(const Path& path, double size) {
+    const Point p = path.at(-0.6 * size);
+    const double a = path.angle(0);
+    const double x = p.x + std::sin(a) * 0.35 * size, y = p.y - std::cos(a) * 0.35 * size;
+    cairo_set_source_rgb(cr, 0.1, 0.08, 0.06);
+    cairo_arc(cr, x, y, 0.18 * size, 0, 2 * kPi);
+    if (r.chance(0.5)) cairo_fill(cr);
+    else cairo_set_line_width(cr, 1.5), cairo_stroke(cr);
+  }
+
+  // Along a smooth curve of its own (gentle: radius at least ~4 letter heights).
+  bool curved(const Name& name) {
+    const FontStyle f = font_for(name.kind, r);
+    const auto shapes = shape_all(name.words, f);
+    std::vector<double> gaps(name.words.size(), f.size_px * r.uni(0.3, 0.5));
+    const double len = total(shapes, gaps);
+    for (int attempt = 0; attempt < 6; ++attempt) {
+      const double a0 = r.uni(-0.8, 0.8), bend = r.uni(-1.0, 1.0) * std::min(0.9, len / (4.5 * f.size_px) * 0.25);
+      const Point p = random_start(len, a0, false);
+      std::vector<Point> c{p};
+      for (int k = 1; k <= 4; ++k) {
+        const double a = a0 + bend * (k - 2.0) / 2.0 + (r.chance(0.3) ? r.uni(-0.15, 0.15) : 0.0);
+        c.push_back({c.back().x + (len + 20) / 4 * std::cos(a), c.back().y + (len + 20) / 4 * std::sin(a)});
+      }
+      const Path path = Path::smooth(c, 2.0);
+      if (path.max_curvature() > 1.0 / (4.0 * f.size_px)) continue;
+      auto placed = along(name.words, shapes, path, 0.0, gaps, word_margin(f.size_px, true));
+      if (commit(placed, false)) return true;
+    }
+    return false;
+  }
+
+  // Over two or three stacked lines, centred; reading order is line by line.
+  bool stacked(const Name& name) {
+    if (name.words.size() < 2) return straight(name, 0.0, false);
+    const FontStyle f = font_for(name.kind, r);
+    const auto shapes = shape_all(name.words, f);
+    const int lines = std::min<int>(static_cast<int>(name.words.size()), r.integer(2, 3));
+    std::vector<std::vector<int>> rows(lines);
+    for (size_t i = 0; i < name.words.size(); ++i)
+      rows[std::min<size_t>(lines - 1, i * lines / name.words.size())].push_back(static_cast<int>(i));
+    const double space = f.size_px * 0.35, lead = f.size_px * r.uni(1.15, 1.45), angle = r.chance(0.7) ? 0.0 : r.uni(-0.4, 0.4);
+    for (int attempt = 0; attempt < 6; ++attempt) {
+      const Point c{r.uni(150, W - 150), r.uni(100, H - 150)};
+      std::vector<Placed> all;
+      for (int l = 0; l < lines; ++l) {
+        std::vector<std::string> ws;
+        std::vector<WordShape> ss;
+        for (int i : rows[l]) ws.push_back(name.words[i]), ss.push_back(shapes[i]);
+        std::vector<double> gaps(ws.size(), space);
+        const double len = total(ss, gaps) - space;
+        const double ox = -0.5 * len, oy = l * lead;
+        const Point start{c.x + ox * std::cos(angle) - oy * std::sin(angle), c.y + ox * std::sin(angle) + oy * std::cos(angle)};
+        const Path path = Path::line(start, angle, len + 10);
+        auto placed = along(ws, ss, path, 0.0, gaps, word_margin(f.size_px, false));
+        all.insert(all.end(), placed.begin(), placed.end());
+      }
+      if (commit(all, false)) return true;
+    }
+    return false;
+  }
+
+  // Along a river, road or rail line, reading left to right, words sometimes far apart, with other
+  // labels put into the wide gaps.
+  bool along_feature(const Name& name, const Feature& feat) {
+    FontStyle f = font_for(name.kind, r);
+    const auto shapes = shape_all(name.words, f);
+    std::vector<double> gaps;
+    for (size_t i = 0; i < name.words.size(); ++i)
+      gaps.push_back(r.chance(0.35) ? r.uni(1.0, 4.0) * shapes[i].advance + f.size_px : f.size_px * r.uni(0.3, 0.5));
+    const double len = total(shapes, gaps);
+    if (feat.path.length() < len + 100) return false;
+    for (int attempt = 0; attempt < 6; ++attempt) {
+      const double s = r.uni(20, feat.path.length() - len - 40);
+      Path piece = feat.path.slice(s, s + len + 20, 2.0);
+      const double mid = piece.angle(0.5 * piece.length());
+      if (std::cos(mid) < 0) {  // never upside down: read left to right
+        auto pts = piece.points();
+        std::reverse(pts.begin(), pts.end());
+        piece = Path(pts);
+      }
+      const double lift = (feat.kind == Feature::Road ? 7.0 : 4.0) + 0.25 * f.size_px;
+      const Path path = piece.offset(-lift);
+      if (path.max_curvature() > 1.0 / (4.0 * f.size_px)) continue;
+      auto placed = along(name.words, shapes, path, 5.0, gaps, word_margin(f.size_px, true));
+      if (!commit(placed, true)) continue;
+      // Other labels between the words of the phrase.
+      for (size_t i = 0; i + 1 < placed.size(); ++i) {
+        if (gaps[i] < 2.0 * f.size_px || !r.chance(0.6)) continue;
+        const double sg = placed[i].s0 + placed[i].shape.advance + 0.5 * gaps[i];
+        const Point q = path.at(sg);
+        Name d = names.make(r.chance(0.5) ? NameKind::Number : NameKind::Settlement, r.g);
+        const FontStyle df = font_for(NameKind::Number, r);
+        const auto ds = shape_all(d.words, df);
+        std::vector<double> dg(d.words.size(), df.size_px * 0.35);
+        const double dl = total(ds, dg);
+        const Path dp = Path::line({q.x - 0.5 * dl, q.y - r.uni(0.8, 2.0) * f.size_px}, 0.0, dl + 10);
+        auto dw = along(d.words, ds, dp, 0.0, dg, word_margin(df.size_px, false));
+        commit(dw, false);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // A dense cluster of small labels.
+  void cluster() {
+    const Point c{r.uni(200, W - 200), r.uni(200, H - 200)};
+    for (int k = r.integer(8, 18); k > 0; --k) {
+      const NameKind kinds[] = {NameKind::Number, NameKind::Letter, NameKind::Settlement, NameKind::Street};
+      Name n = names.make(kinds[r.integer(0, 3)], r.g);
+      if (n.words.size() > 2) n.words.resize(2);
+      FontStyle f = font_for(n.kind, r);
+      f.size_px = r.uni(11, 18);
+      const auto shapes = shape_all(n.words, f);
+      std::vector<double> gaps(n.words.size(), f.size_px * 0.35);
+      const double len = total(shapes, gaps);
+      const Path p = Path::line({c.x + r.uni(-220, 220), c.y + r.uni(-220, 220)}, r.chance(0.8) ? 0.0 : r.uni(-1.2, 1.2), len + 10);
+      auto placed = along(n.words, shapes, p, 0.0, gaps, word_margin(f.size_px, false));
+      commit(placed, false);
+    }
+  }
+
+  void lettering() {
+    const double area = static_cast<double>(W) * H / 4.0e6;
+    const int phrases = std::max(1, static_cast<int>(std::lround(60 * opt.density * area)));
+    if (r.chance(0.35)) cluster();
+    for (int k = 0; k < phrases; ++k) {
+      const double u = r.uni(0, 1);
+      if (u < 0.18 && !features.empty()) {
+        const Feature& feat = r.pick(features);
+        const NameKind kind = feat.kind == Feature::River ? (r.chance(0.5) ? NameKind::River : NameKind::Creek)
+                              : feat.kind == Feature::Road ? NameKind::Street
+                                                           : NameKind::Railroad;
+        along_feature(names.make(kind, r.g), feat);
+      } else if (u < 0.50) {
+        const NameKind kinds[] = {NameKind::Settlement, NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
+        straight(names.make(kinds[r.integer(0, 4)], r.g), 0.0, false);
+      } else if (u < 0.62) {
+        const NameKind kinds[] = {NameKind::Settlement, NameKind::Creek, NameKind::Lake, NameKind::Mountain, NameKind::River};
+        const double a = r.chance(0.15) ? (r.chance(0.5) ? -kPi / 2 : kPi / 2) : r.uni(-1.2, 1.2);
+        straight(names.make(kinds[r.integer(0, 4)], r.g), a, false);
+      } else if (u < 0.74) {
+        const NameKind kinds[] = {NameKind::River, NameKind::Creek, NameKind::Lake, NameKind::Mountain};
+        curved(names.make(kinds[r.integer(0, 3)], r.g));
+      } else if (u < 0.82) {
+        const NameKind kinds[] = {NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
+        stacked(names.make(kinds[r.integer(0, 3)], r.g));
+      } else if (u < 0.87) {
+        straight(names.make(r.chance(0.5) ? NameKind::State : NameKind::County, r.g), r.chance(0.7) ? 0.0 : r.uni(-0.3, 0.3), true);
+      } else {
+        straight(names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g), r.chance(0.8) ? 0.0 : r.uni(-1.0, 1.0), false);
+      }
+    }
+  }
+
+  // --- pixels ------------------------------------------------------------------------------------
+  void finish(SynthImage* image) {
+    cairo_surface_flush(surface);
+    cv::Mat bgra(H, W, CV_8UC4, cairo_image_surface_get_data(surface), cairo_image_surface_get_stride(surface));
+    cv::Mat bgr;
+    cv::cvtColor(bgra, bgr, cv::COLOR_BGRA2BGR);
+    cv::RNG cvr(r.g());
+    // Paper texture: low-frequency shading.
+    cv::Mat low(std::max(4, H / 40), std::max(4, W / 40), CV_32F);
+    cvr.fill(low, cv::RNG::NORMAL, 0.0, 1.0);
+    cv::GaussianBlur(low, low, cv::Size(0, 0), 2.5);
+    cv::normalize(low, low, -1.0, 1.0, cv::NORM_MINMAX);
+    cv::Mat shade;
+    cv::resize(low, shade, bgr.size(), 0, 0, cv::INTER_CUBIC);
+    cv::Mat f;
+    bgr.convertTo(f, CV_32FC3);
+    std::vector<cv::Mat> ch;
+    cv::split(f, ch);
+    const double amp = r.uni(0.02, 0.05);
+    for (auto& c : ch) c = c.mul(1.0 + amp * shade);
+    cv::merge(ch, f);
+    const bool aged = opt.style == Style::Aged || (opt.style == Style::Mixed && r.chance(0.5));
+    if (aged) {
+      cv::GaussianBlur(f, f, cv::Size(0, 0), r.uni(0.4, 1.1));
+      cv::Mat noise(f.size(), CV_32FC3);
+      cvr.fill(noise, cv::RNG::NORMAL, 0.0, r.uni(2.0, 7.0));
+      f += noise;
+    }
+    f.convertTo(bgr, CV_8UC3);
+    if (aged && r.chance(0.7)) {
+      std::vector<unsigned char> buf;
+      cv::imencode(".jpg", bgr, buf, {cv::IMWRITE_JPEG_QUALITY, r.integer(35, 75)});
+      bgr = cv::imdecode(buf, cv::IMREAD_COLOR);
+    }
+    image->width = W;
+    image->height = H;
+    image->bgr.assign(bgr.data, bgr.data + bgr.total() * 3);
+  }
+};
+
+}  // namespace
+
+maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& opt, uint64_t index, const std::string& image_key,
+                            SynthImage* image) {
+  if (opt.width < 64 || opt.height < 64) throw Error("--size: tiles must be at least 64 x 64 pixels");
+  Builder b(names, opt, mix(opt.seed, index));
+  b.tile.image = image_key;
+  b.background();
+  b.lettering();
+  if (image) b.finish(image);
+  return std::move(b.tile);
+}
+
+maptext::Tile phrase_tile(const std::vector<std::string>& words, PhraseLayout layout, int width, int height,
+                          uint64_t seed, SynthImage* image) {
+  SynthOptions opt;
+  opt.width = width;
+  opt.height = height;
+  opt.style = Style::Clean;
+  const Gazetteer names("");
+  Builder b(names, opt, mix(seed, 0));
+  b.tile.image = "phrase.png";
+  cairo_set_source_rgb(b.cr, 1, 1, 1);
+  cairo_paint(b.cr);
+  Name name{words, NameKind::Lake};
+  for (int attempt = 0; attempt < 20 && b.tile.groups.empty(); ++attempt) {
+    switch (layout) {
+      case PhraseLayout::Straight: b.straight(name, 0.0, false); break;
+      case PhraseLayout::Rotated: b.straight(name, b.r.uni(-1.2, 1.2), false); break;
+      case PhraseLayout::Curved: b.curved(name); break;
+      case PhraseLayout::Stacked: b.stacked(name); break;
+      case PhraseLayout::Spread: b.straight(name, 0.0, true); break;
+    }
+  }
+  if (b.tile.groups.empty()) throw Error("phrase_tile: the phrase does not fit the tile");
+  if (image) b.finish(image);
+  return std::move(b.tile);
+}
+
+std::vector<unsigned char> encode_png(const SynthImage& image) {
+  const cv::Mat m(image.height, image.width, CV_8UC3, const_cast<unsigned char*>(image.bgr.data()));
+  std::vector<unsigned char> buf;
+  if (!cv::imencode(".png", m, buf, {cv::IMWRITE_PNG_COMPRESSION, 3})) throw Error("PNG encoding failed");
+  return buf;
+}
+
+maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& opt, const std::string& out_dir, int count,
+                            int threads, bool progress) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(fs::path(out_dir) / "images", ec);
+  if (ec) throw Error(out_dir + ": cannot create the output folder: " + ec.message());
+  maptext::Dataset data(static_cast<size_t>(count));
+  std::vector<std::string> errors(static_cast<size_t>(count));
+  Progress bar("synth", static_cast<size_t>(count), "tiles");
+  std::atomic<int> next{0};
+  auto work = [&] {
+    for (int k = next++; k < count; k = next++) {
+      try {
+        char name[64];
+        std::snprintf(name, sizeof name, "images/tile_%06d.png", k);
+        SynthImage img;
+        data[k] = generate_tile(names, opt, static_cast<uint64_t>(k), name, &img);
+        const auto png = encode_png(img);
+        write_file_atomic((fs::path(out_dir) / name).string(), std::string(png.begin(), png.end()));
+      } catch (const std::exception& e) {
+        errors[k] = e.what();
+        next = count;
+      }
+      if (progress) bar.add();
+    }
+  };
+  threads = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+  threads = std::max(1, std::min(threads, count));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  if (progress) bar.finish();
+  for (const auto& e : errors)
+    if (!e.empty()) throw Error(e);
+  maptext::write_maptext((fs::path(out_dir) / "annotations.json").string(), data);
+  return data;
+}
+
+}  // namespace light::synth

@@ -1,0 +1,52 @@
+// `light synth`: labelled synthetic map tiles made from scratch. A tile is a paper-toned background
+// with map linework (rivers, roads, rail lines, contours, hatching, stains) and lettering set in real
+// fonts along straight, rotated and curved baselines, with the layouts that make linking hard. Its
+// MapText entry lists every word's 16-point polygon, text, flags and the phrases in reading order.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "light/data/synth/names.h"
+#include "light/maptext/maptext.h"
+
+namespace light::synth {
+
+enum class Style {
+  Clean,  // crisp print on even paper
+  Aged,   // blur, grain and JPEG artefacts
+  Mixed,  // each tile one or the other
+};
+Style parse_style(const std::string& name);
+
+struct SynthOptions {
+  int width = 2000, height = 2000;
+  double density = 1.0;  // multiplies the number of labels (1.0: about 60 phrases on 2000 x 2000)
+  Style style = Style::Mixed;
+  uint64_t seed = 0;
+};
+
+struct SynthImage {
+  int width = 0, height = 0;
+  std::vector<unsigned char> bgr;  // row-major, 3 bytes a pixel (OpenCV order)
+};
+
+// Tile `index` of the run with these options: deterministic for (seed, index, options, fonts).
+maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index,
+                            const std::string& image_key, SynthImage* image);
+
+// Writes `count` tiles to OUT_DIR/images/tile_NNNNNN.png and their ground truth to
+// OUT_DIR/annotations.json (image keys "images/tile_NNNNNN.png"), tiles in parallel.
+maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& options, const std::string& out_dir,
+                            int count, int threads, bool progress);
+
+// One phrase alone on a blank tile, in the given layout (for tests and demonstrations). The group
+// keeps the words' order; illegible fading may apply as on any tile.
+enum class PhraseLayout { Straight, Rotated, Curved, Stacked, Spread };
+maptext::Tile phrase_tile(const std::vector<std::string>& words, PhraseLayout layout, int width, int height,
+                          uint64_t seed, SynthImage* image = nullptr);
+
+// PNG bytes of an image (OpenCV encoder).
+std::vector<unsigned char> encode_png(const SynthImage& image);
+
+}  // namespace light::synth

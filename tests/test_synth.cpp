@@ -1,0 +1,198 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "light/data/synth/path.h"
+#include "light/data/synth/synth.h"
+#include "light/data/synth/text_render.h"
+#include "light/eval/evaluator.h"
+#include "light/util/error.h"
+#include "test_util.h"
+
+using namespace light;
+using namespace light::synth;
+
+namespace {
+constexpr double kPi = 3.14159265358979323846;
+
+const Gazetteer& names() {
+  static const Gazetteer g(Gazetteer::default_path());
+  return g;
+}
+
+SynthOptions small(uint64_t seed) {
+  SynthOptions o;
+  o.width = o.height = 800;
+  o.seed = seed;
+  return o;
+}
+
+bool inside_polygon(const std::vector<Point>& poly, double x, double y) {
+  bool in = false;
+  for (size_t i = 0, j = poly.size() - 1; i < poly.size(); j = i++) {
+    if ((poly[i].y > y) != (poly[j].y > y) &&
+        x < (poly[j].x - poly[i].x) * (y - poly[i].y) / (poly[j].y - poly[i].y) + poly[i].x)
+      in = !in;
+  }
+  return in;
+}
+
+// Share of the ink (darkness-weighted) whose pixel centre lies outside the polygon.
+double ink_outside(const std::vector<unsigned char>& grey, int w, int h, const std::vector<Point>& poly) {
+  double total = 0, outside = 0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const double ink = 255 - grey[static_cast<size_t>(y) * w + x];
+      if (ink <= 0) continue;
+      total += ink;
+      if (!inside_polygon(poly, x + 0.5, y + 0.5)) outside += ink;
+    }
+  return total > 0 ? outside / total : 1.0;
+}
+
+std::vector<std::string> texts(const maptext::Group& g) {
+  std::vector<std::string> t;
+  for (const auto& w : g) t.push_back(*w.text);
+  return t;
+}
+}  // namespace
+
+TEST(Synth, SameSeedGivesIdenticalJsonOtherSeedDiffers) {
+  maptext::Dataset a, b, c;
+  for (uint64_t k = 0; k < 2; ++k) {
+    a.push_back(generate_tile(names(), small(7), k, "t" + std::to_string(k), nullptr));
+    b.push_back(generate_tile(names(), small(7), k, "t" + std::to_string(k), nullptr));
+    c.push_back(generate_tile(names(), small(8), k, "t" + std::to_string(k), nullptr));
+  }
+  EXPECT_EQ(maptext::to_json_text(a), maptext::to_json_text(b));
+  EXPECT_NE(maptext::to_json_text(a), maptext::to_json_text(c));
+  EXPECT_GT(a[0].word_count(), 10u);
+}
+
+TEST(Synth, PolygonsAreInsideTheTileOrFlaggedTruncated) {
+  size_t words = 0, truncated = 0;
+  for (uint64_t k = 0; k < 6; ++k) {
+    const auto tile = generate_tile(names(), small(11), k, "t", nullptr);
+    for (const auto& g : tile.groups) {
+      EXPECT_FALSE(g.empty());
+      for (const auto& w : g) {
+        ++words;
+        ASSERT_EQ(w.vertices.size(), 16u);
+        bool out = false;
+        for (const auto& p : w.vertices) out = out || p.x < 0 || p.y < 0 || p.x > 800 || p.y > 800;
+        EXPECT_EQ(out, *w.truncated) << *w.text;
+        truncated += *w.truncated;
+        EXPECT_FALSE(w.text->empty());
+        EXPECT_EQ(w.text->find(' '), std::string::npos) << "a word has no spaces";
+      }
+    }
+  }
+  EXPECT_GT(words, 80u);
+  EXPECT_GT(truncated, 0u) << "some phrases are placed across the border";
+}
+
+TEST(Synth, InkOfEachWordLiesInsideItsPolygon) {
+  const int w = 700, h = 500;
+  struct Case {
+    std::string text;
+    FontStyle style;
+    Path path;
+  };
+  FontStyle roman;
+  roman.size_px = 40;
+  FontStyle italic = roman;
+  italic.family = "EB Garamond";
+  italic.italic = true;
+  FontStyle spaced = roman;
+  spaced.family = "TeX Gyre Heros";
+  spaced.letter_spacing_px = 30;
+  FontStyle condensed = roman;
+  condensed.family = "TeX Gyre Heros Cn";
+  condensed.size_px = 28;
+  std::vector<Point> arc;
+  for (int k = 0; k <= 40; ++k) {
+    const double t = -0.5 + 1.0 * k / 40;
+    arc.push_back({350 + 600 * std::sin(t), 750 - 600 * std::cos(t)});
+  }
+  const std::vector<Case> cases{
+      {"Lodgepole", roman, Path::line({60, 250}, 0.0, 600)},
+      {"Sweetwater", italic, Path::line({120, 420}, -35 * kPi / 180, 600)},
+      {"Fork", condensed, Path::line({330, 80}, kPi / 2, 400)},
+      {"COLORADO", spaced, Path::line({20, 260}, 0.05, 690)},
+      {"Creek", italic, Path::smooth(arc, 2.0)},
+      {"Junction", condensed, Path::smooth(arc, 2.0)},
+  };
+  for (const auto& c : cases) {
+    std::vector<Point> poly;
+    const auto grey = render_word_alone(c.text, c.style, c.path, 40.0, w, h, poly);
+    ASSERT_EQ(poly.size(), 16u);
+    size_t ink_pixels = 0;
+    for (unsigned char g : grey) ink_pixels += g < 128;
+    EXPECT_GT(ink_pixels, 100u) << c.text << ": nothing drawn";
+    EXPECT_LT(ink_outside(grey, w, h, poly), 0.002) << c.text;
+  }
+}
+
+TEST(Synth, GroupOrderIsReadingOrder) {
+  const std::vector<std::string> words{"Lake", "of", "the", "Woods"};
+  for (PhraseLayout layout : {PhraseLayout::Straight, PhraseLayout::Rotated, PhraseLayout::Curved, PhraseLayout::Spread}) {
+    const auto tile = phrase_tile(words, layout, 1600, 1200, 5);
+    ASSERT_EQ(tile.groups.size(), 1u);
+    const auto& g = tile.groups[0];
+    std::vector<std::string> expected = words;
+    if (layout == PhraseLayout::Spread)  // spaced capitals
+      for (auto& w : expected) w = to_upper_ascii(w);
+    EXPECT_EQ(texts(g), expected);
+    // Each word starts after the previous one ends, along the previous word's baseline.
+    for (size_t k = 0; k + 1 < g.size(); ++k) {
+      const auto& a = g[k].vertices;
+      const auto& b = g[k + 1].vertices;
+      const double dx = a[7].x - a[0].x, dy = a[7].y - a[0].y, len = std::hypot(dx, dy);
+      const double along = ((b[0].x - a[7].x) * dx + (b[0].y - a[7].y) * dy) / len;
+      EXPECT_GT(along, -2.0) << "layout " << static_cast<int>(layout) << ", word " << k;
+    }
+  }
+  // Stacked: lines read top to bottom, left to right within a line.
+  const auto tile = phrase_tile({"Cache", "la", "Poudre", "River"}, PhraseLayout::Stacked, 1600, 1200, 9);
+  const auto& g = tile.groups.at(0);
+  EXPECT_EQ(texts(g), (std::vector<std::string>{"Cache", "la", "Poudre", "River"}));
+  double prev_y = -1e9;
+  for (const auto& w : g) {
+    double cy = 0;
+    for (const auto& p : w.vertices) cy += p.y / 16;
+    EXPECT_GT(cy, prev_y - 30.0);  // never back up a line
+    prev_y = cy;
+  }
+}
+
+TEST(Synth, EvaluatingAGeneratedSetAgainstItselfScoresOne) {
+  const std::string dir = test::temp_dir();
+  const auto data = synthesize(names(), small(21), dir, 3, 2, false);
+  EXPECT_TRUE(std::filesystem::exists(dir + "/images/tile_000002.png"));
+  const auto read = maptext::read_maptext(dir + "/annotations.json", {maptext::Kind::GroundTruth});
+  ASSERT_EQ(read.size(), 3u);
+  eval::Options o;
+  o.task = eval::Task::DetRecEdges;
+  const auto r = eval::evaluate(read, read, o);
+  for (const auto& [key, value] : r.overall) {
+    if (key == "tightness" || key == "quality" || key == "hmean" || key == "char_quality")
+      EXPECT_GT(value, 0.99999) << key;  // IoU = area / (area + 1e-5)
+    else
+      EXPECT_EQ(value, 1.0) << key;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Synth, GazetteerAndNames) {
+  EXPECT_GT(names().size(), 10000u);  // Debian's GeoNames cities15000
+  std::mt19937_64 rng(1);
+  for (int k = 0; k < 200; ++k)
+    for (NameKind kind : {NameKind::Settlement, NameKind::River, NameKind::Railroad, NameKind::Number, NameKind::State}) {
+      const Name n = names().make(kind, rng);
+      ASSERT_FALSE(n.words.empty());
+      for (const auto& w : n.words) EXPECT_EQ(w.find(' '), std::string::npos);
+    }
+  EXPECT_THROW(Gazetteer("/nonexistent/cities.txt"), light::Error);
+  EXPECT_THROW(parse_style("sepia"), light::Error);
+}
