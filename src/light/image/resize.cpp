@@ -1,0 +1,150 @@
+#include "light/image/resize.h"
+
+#include <cmath>
+#include <cstring>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "light/util/error.h"
+
+namespace light::image {
+
+RgbImage read_rgb(const std::string& path) {
+  cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);
+  if (m.empty()) throw Error(path + ": cannot read the image (missing, or not PNG/JPEG/TIFF/...)");
+  if (m.depth() != CV_8U) m.convertTo(m, CV_8U, 1.0 / 256.0);
+  cv::cvtColor(m, m, cv::COLOR_BGR2RGB);
+  RgbImage img;
+  img.width = m.cols;
+  img.height = m.rows;
+  img.rgb.resize(static_cast<size_t>(m.cols) * m.rows * 3);
+  for (int y = 0; y < m.rows; ++y) std::memcpy(&img.rgb[static_cast<size_t>(y) * m.cols * 3], m.ptr(y), static_cast<size_t>(m.cols) * 3);
+  return img;
+}
+
+namespace {
+
+constexpr int kPrecisionBits = 32 - 8 - 2;
+
+double bilinear_filter(double x) {
+  if (x < 0.0) x = -x;
+  if (x < 1.0) return 1.0 - x;
+  return 0.0;
+}
+
+// Pillow's precompute_coeffs (support 1.0 for BILINEAR) and normalize_coeffs_8bpc.
+int coefficients(int in_size, double in0, double in1, int out_size, std::vector<int>& bounds, std::vector<int32_t>& kk) {
+  const double scale = (in1 - in0) / out_size;
+  const double filterscale = scale < 1.0 ? 1.0 : scale;
+  const double support = 1.0 * filterscale;
+  const int ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
+  std::vector<double> pre(static_cast<size_t>(out_size) * ksize, 0.0);
+  bounds.assign(static_cast<size_t>(out_size) * 2, 0);
+  for (int xx = 0; xx < out_size; ++xx) {
+    const double center = in0 + (xx + 0.5) * scale;
+    double ww = 0.0;
+    const double ss = 1.0 / filterscale;
+    int xmin = static_cast<int>(center - support + 0.5);
+    if (xmin < 0) xmin = 0;
+    int xmax = static_cast<int>(center + support + 0.5);
+    if (xmax > in_size) xmax = in_size;
+    xmax -= xmin;
+    double* k = &pre[static_cast<size_t>(xx) * ksize];
+    for (int x = 0; x < xmax; ++x) {
+      const double w = bilinear_filter((x + xmin - center + 0.5) * ss);
+      k[x] = w;
+      ww += w;
+    }
+    for (int x = 0; x < xmax; ++x)
+      if (ww != 0.0) k[x] /= ww;
+    bounds[xx * 2] = xmin;
+    bounds[xx * 2 + 1] = xmax;
+  }
+  kk.resize(pre.size());
+  for (size_t i = 0; i < pre.size(); ++i)
+    kk[i] = pre[i] < 0 ? static_cast<int32_t>(-0.5 + pre[i] * (1 << kPrecisionBits))
+                       : static_cast<int32_t>(0.5 + pre[i] * (1 << kPrecisionBits));
+  return ksize;
+}
+
+inline uint8_t clip8(int32_t v) {
+  const int32_t s = v >> kPrecisionBits;
+  return static_cast<uint8_t>(s < 0 ? 0 : (s > 255 ? 255 : s));
+}
+
+}  // namespace
+
+RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
+  if (in.width <= 0 || in.height <= 0) throw Error("resize: empty image");
+  std::vector<int> bh, bv;
+  std::vector<int32_t> kh, kv;
+  const int ksh = coefficients(in.width, 0.0, in.width, out_w, bh, kh);
+  const int ksv = coefficients(in.height, 0.0, in.height, out_h, bv, kv);
+  const bool need_h = out_w != in.width, need_v = out_h != in.height;
+
+  // Horizontal pass over the rows the vertical pass will use.
+  const int y_first = bv[0], y_last = bv[(out_h - 1) * 2] + bv[(out_h - 1) * 2 + 1];
+  RgbImage tmp;
+  const RgbImage* src = &in;
+  if (need_h) {
+    for (int i = 0; i < out_h; ++i) bv[i * 2] -= y_first;
+    tmp.width = out_w;
+    tmp.height = y_last - y_first;
+    tmp.rgb.resize(static_cast<size_t>(tmp.width) * tmp.height * 3);
+    for (int yy = 0; yy < tmp.height; ++yy) {
+      const uint8_t* row = &in.rgb[static_cast<size_t>(yy + y_first) * in.width * 3];
+      uint8_t* out = &tmp.rgb[static_cast<size_t>(yy) * out_w * 3];
+      for (int xx = 0; xx < out_w; ++xx) {
+        const int xmin = bh[xx * 2], xmax = bh[xx * 2 + 1];
+        const int32_t* k = &kh[static_cast<size_t>(xx) * ksh];
+        int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+        for (int x = 0; x < xmax; ++x) {
+          const uint8_t* p = row + (x + xmin) * 3;
+          s0 += p[0] * k[x];
+          s1 += p[1] * k[x];
+          s2 += p[2] * k[x];
+        }
+        out[xx * 3] = clip8(s0);
+        out[xx * 3 + 1] = clip8(s1);
+        out[xx * 3 + 2] = clip8(s2);
+      }
+    }
+    src = &tmp;
+  }
+  if (!need_v) return need_h ? tmp : in;
+  RgbImage out;
+  out.width = src->width;
+  out.height = out_h;
+  out.rgb.resize(static_cast<size_t>(out.width) * out_h * 3);
+  for (int yy = 0; yy < out_h; ++yy) {
+    const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
+    const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];
+    uint8_t* o = &out.rgb[static_cast<size_t>(yy) * out.width * 3];
+    for (int xx = 0; xx < out.width; ++xx) {
+      int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+      for (int y = 0; y < ymax; ++y) {
+        const uint8_t* p = &src->rgb[(static_cast<size_t>(y + ymin) * src->width + xx) * 3];
+        s0 += p[0] * k[y];
+        s1 += p[1] * k[y];
+        s2 += p[2] * k[y];
+      }
+      o[xx * 3] = clip8(s0);
+      o[xx * 3 + 1] = clip8(s1);
+      o[xx * 3 + 2] = clip8(s2);
+    }
+  }
+  return out;
+}
+
+std::vector<float> pixel_values(const RgbImage& img) {
+  const size_t plane = static_cast<size_t>(img.width) * img.height;
+  std::vector<float> out(plane * 3);
+  for (size_t i = 0; i < plane; ++i)
+    for (int c = 0; c < 3; ++c) {
+      const float x = static_cast<float>(img.rgb[i * 3 + c] * (1.0 / 255.0));
+      out[c * plane + i] = (x - 0.5f) / 0.5f;
+    }
+  return out;
+}
+
+}  // namespace light::image

@@ -1,0 +1,28 @@
+// Images as LayoutLMv3 sees them: decode to RGB, PIL's antialiased BILINEAR resize to 224 x 224
+// (a port of Pillow's Resample.c 8-bit path: triangle filter widened by the scale factor, separable
+// horizontal then vertical passes, 22-bit fixed-point coefficients, rounding and clipping as Pillow),
+// then rescale by 1/255 and normalise with mean = std = 0.5 into CHW float32 pixel values.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace light::image {
+
+struct RgbImage {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgb;  // row-major, 3 bytes a pixel (R, G, B)
+};
+
+// Decodes PNG, JPEG, TIFF, ... (OpenCV imgcodecs) to 8-bit RGB; grey and alpha are handled as
+// PIL's convert("RGB") does (grey replicated, alpha dropped). Throws light::Error naming the file.
+RgbImage read_rgb(const std::string& path);
+
+// Pillow's Image.resize((w, h), resample=BILINEAR) of an RGB image, byte for byte.
+RgbImage pil_resize_bilinear(const RgbImage& in, int width, int height);
+
+// LayoutLMv3ImageProcessor's rescale and normalise: x = float32(u * (1/255)) (product in double),
+// then (x - 0.5f) / 0.5f; returned channels first (3 x h x w).
+std::vector<float> pixel_values(const RgbImage& img);
+
+}  // namespace light::image
