@@ -90,3 +90,100 @@ TEST(ImagePreprocessing, PilBilinearResizeIsByteExact) {
   }
   EXPECT_THROW(image::read_rgb("/nonexistent.png"), light::Error);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Tile -> model inputs
+// ---------------------------------------------------------------------------------------------
+#include <nlohmann/json.hpp>
+
+#include "light/data/inputs.h"
+#include "light/util/fs.h"
+
+TEST(ModelInputs, LabelsSkipZeros) {
+  EXPECT_EQ(data::group_id(0), 1);
+  EXPECT_EQ(data::group_id(8), 9);
+  EXPECT_EQ(data::group_id(9), 11);
+  EXPECT_EQ(data::group_id(18), 21);
+  EXPECT_EQ(data::word_label(0, 2), 10002);
+  EXPECT_EQ(data::word_label(9, 3), 110003);
+  EXPECT_EQ(data::word_label(18, 10), 2100010);
+  EXPECT_EQ(data::split_label(2100010), (std::pair<int64_t, int64_t>{21, 10}));
+  EXPECT_EQ(data::split_label(110003), (std::pair<int64_t, int64_t>{11, 3}));
+}
+
+// config.json lists each fixture tile's raw groups and, per word in model order, the stand-in
+// tokenizer's ids: with those ids, the builder must reproduce inputs.safetensors exactly.
+TEST(ModelInputs, ReproduceTheFixtureInputsExactly) {
+  const auto config = nlohmann::json::parse(read_file(fixture("model/config.json")));
+  const io::SafeTensorsFile expected(fixture("model/inputs.safetensors"));
+  int tiles = 0;
+  for (const auto& t : config["tiles"]) {
+    const std::string name = t["name"];
+    const std::string json = nlohmann::json::array({{{"image", t["image"]}, {"groups", t["annotation_groups"]}}}).dump();
+    const auto tile = maptext::parse_maptext(json, "config.json", {maptext::Kind::GroundTruth})[0];
+    const auto words = data::select_words(tile, t["width"], t["height"], {});
+    const auto& expect_words = t["words_in_model_order"];
+    ASSERT_EQ(words.size(), expect_words.size()) << name;
+    std::map<std::string, std::vector<int64_t>> ids;
+    for (size_t k = 0; k < words.size(); ++k) {
+      EXPECT_EQ(words[k].text, expect_words[k]["text"].get<std::string>()) << name << " word " << k;
+      EXPECT_EQ(words[k].label, expect_words[k]["label"].get<int64_t>()) << name << " word " << k;
+      for (int c = 0; c < 4; ++c) EXPECT_EQ(words[k].bbox[c], expect_words[k]["scaled_bbox"][c].get<int64_t>());
+      ids[expect_words[k]["text"]] = expect_words[k]["token_ids"].get<std::vector<int64_t>>();
+    }
+    const data::Tokenize tokenize = [&](const std::string& w) { return ids.at(w); };
+    const data::TileInputs in = data::layout_tokens(words, tokenize, t["L"]);
+    EXPECT_TRUE(in.beyond_window.empty());
+    EXPECT_EQ(in.real_tokens, t["num_real_tokens"].get<int>());
+    auto same_i64 = [&](const std::string& key, const std::vector<int64_t>& v) {
+      const auto& e = expected.at(name + "." + key);
+      ASSERT_EQ(e.numel(), static_cast<int64_t>(v.size())) << key;
+      EXPECT_EQ(std::memcmp(e.data, v.data(), e.nbytes), 0) << name << "." << key;
+    };
+    same_i64("input_ids", in.input_ids);
+    same_i64("bbox", in.bbox);
+    same_i64("attention_mask", in.attention_mask);
+    same_i64("labels", in.labels);
+    same_i64("first_token_indices", in.first_token_indices);
+    const auto& poly = expected.at(name + ".polygons");
+    ASSERT_EQ(poly.numel(), static_cast<int64_t>(in.polygons.size()));
+    EXPECT_EQ(std::memcmp(poly.data, in.polygons.data(), poly.nbytes), 0) << name << ".polygons";
+    const auto pv = image::pixel_values(image::pil_resize_bilinear(image::read_rgb(fixture("model/" + t["image"].get<std::string>())), 224, 224));
+    const auto& epv = expected.at(name + ".pixel_values");
+    ASSERT_EQ(epv.numel(), static_cast<int64_t>(pv.size()));
+    EXPECT_EQ(std::memcmp(epv.data, pv.data(), epv.nbytes), 0) << name << ".pixel_values";
+    ++tiles;
+  }
+  EXPECT_EQ(tiles, 3);
+}
+
+TEST(ModelInputs, WordsBeyondTheWindowAreReportedAndWindowsCoverAll) {
+  std::vector<data::ModelWord> words(10);
+  for (size_t k = 0; k < words.size(); ++k) {
+    words[k].text = "w" + std::to_string(k);
+    words[k].label = data::word_label(0, static_cast<int64_t>(k) + 1);
+    words[k].polygon.assign(32, 0.1f);
+  }
+  const data::Tokenize three = [](const std::string&) { return std::vector<int64_t>{5, 6, 7}; };
+  // 12 positions: <s> + 10 word tokens + </s>: words 0-2 whole, word 3 cut after its first token.
+  const auto in = data::layout_tokens(words, three, 12);
+  EXPECT_EQ(in.words.size(), 4u);
+  EXPECT_EQ(in.beyond_window, (std::vector<size_t>{4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(in.input_ids[11], data::kEos);
+  EXPECT_EQ(in.first_token_indices[3], 10);
+  // Windows of 12 tokens (10 for words) over 10 words of 3 tokens: every word is covered.
+  const auto windows = data::plan_windows(std::vector<size_t>(10, 3), 12);
+  ASSERT_GE(windows.size(), 3u);
+  EXPECT_EQ(windows.front().begin, 0u);
+  EXPECT_EQ(windows.back().end, 10u);
+  for (size_t k = 1; k < windows.size(); ++k) {
+    EXPECT_LT(windows[k].begin, windows[k - 1].end) << "windows overlap";
+    EXPECT_GT(windows[k].begin, windows[k - 1].begin);
+  }
+  for (const auto& w : windows) {
+    size_t tokens = 0;
+    for (size_t i = w.begin; i < w.end; ++i) tokens += 3;
+    EXPECT_LE(tokens, 10u);
+  }
+  EXPECT_EQ(data::plan_windows(std::vector<size_t>(5, 3), 1000).size(), 1u);
+}
