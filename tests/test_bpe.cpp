@@ -38,6 +38,20 @@ TEST(Bpe, MergesByRankOnAHandMadeVocabulary) {
   EXPECT_EQ(t.encode_word("lol"), (std::vector<int64_t>{9, 5}));
   EXPECT_EQ(t.decode({10}), " low");
   EXPECT_EQ(t.token_id("</s>"), 2);
+  // The same tokenizer as a tokenizer.json (merges as strings, and as pairs in newer files).
+  for (const std::string merges : {R"(["Ġ l", "Ġl o", "Ġlo w", "o w"])", R"([["Ġ", "l"], ["Ġl", "o"], ["Ġlo", "w"], ["o", "w"]])"}) {
+    light::test::write_text(dir + "/json/tokenizer.json", "");
+    std::filesystem::create_directories(dir + "/json");
+    light::test::write_text(dir + "/json/tokenizer.json",
+                            R"({"added_tokens": [{"id": 50, "content": "<mask>"}], "model": {"type": "BPE", "vocab": )" +
+                                light::test::read_text(dir + "/vocab.json") + R"(, "merges": )" + merges + "}}");
+    const auto tj = BpeTokenizer::from_folder(dir + "/json");
+    EXPECT_EQ(tj.encode_word("low"), (std::vector<int64_t>{10}));
+    EXPECT_EQ(tj.encode_word("lol"), (std::vector<int64_t>{9, 5}));
+    EXPECT_EQ(tj.token_id("<mask>"), 50);
+  }
+  light::test::write_text(dir + "/json/tokenizer.json", R"({"model": {"type": "WordPiece", "vocab": {}}})");
+  EXPECT_THROW(BpeTokenizer::from_folder(dir + "/json"), light::Error);
   // Malformed files name the file and the line.
   light::test::write_text(dir + "/merges.txt", "#version: 0.2\nĠ l\nĠlo\n");
   try {

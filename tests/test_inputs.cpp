@@ -187,3 +187,78 @@ TEST(ModelInputs, WordsBeyondTheWindowAreReportedAndWindowsCoverAll) {
   }
   EXPECT_EQ(data::plan_windows(std::vector<size_t>(5, 3), 1000).size(), 1u);
 }
+
+// ---------------------------------------------------------------------------------------------
+// light prepare
+// ---------------------------------------------------------------------------------------------
+#include "light/data/prepare.h"
+#include "light/data/synth/synth.h"
+#include "light/util/utf8.h"
+
+namespace {
+// A byte-level vocabulary with no merges beyond one: every byte is its own token (ids 3..258).
+std::string byte_level_tokenizer(const std::string& dir) {
+  std::vector<int> bs;
+  for (int b = '!'; b <= '~'; ++b) bs.push_back(b);
+  for (int b = 0xA1; b <= 0xAC; ++b) bs.push_back(b);
+  for (int b = 0xAE; b <= 0xFF; ++b) bs.push_back(b);
+  std::vector<char32_t> map(256, 0);
+  std::vector<bool> direct(256, false);
+  for (int b : bs) map[b] = static_cast<char32_t>(b), direct[b] = true;
+  int n = 0;
+  for (int b = 0; b < 256; ++b)
+    if (!direct[b]) map[b] = static_cast<char32_t>(256 + n++);
+  nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
+  for (int b = 0; b < 256; ++b) vocab[utf8_encode(std::u32string(1, map[b]))] = 3 + b;
+  std::filesystem::create_directories(dir);
+  test::write_text(dir + "/vocab.json", vocab.dump());
+  test::write_text(dir + "/merges.txt", "#version: 0.2\nx y\n");
+  return dir;
+}
+}  // namespace
+
+TEST(Prepare, WritesEveryTilesInputsAndReportsLongTiles) {
+  const std::string dir = test::temp_dir();
+  synth::SynthOptions so;
+  so.width = so.height = 600;
+  const synth::Gazetteer names("");
+  const auto data = synth::synthesize(names, so, dir + "/syn", 2, 1, false);
+  const auto tok = text::BpeTokenizer::from_folder(byte_level_tokenizer(dir + "/tok"));
+  data::PrepareOptions opt;
+  opt.max_length = 1000;
+  auto report = data::prepare(data, dir + "/syn", tok, dir + "/in.safetensors", opt);
+  EXPECT_EQ(report.tiles_written, 2u);
+  const io::SafeTensorsFile f(dir + "/in.safetensors");
+  for (int t = 0; t < 2; ++t) {
+    const std::string p = std::to_string(t) + ".";
+    ASSERT_EQ(f.at(p + "input_ids").shape, (std::vector<int64_t>{1000}));
+    ASSERT_EQ(f.at(p + "polygons").shape, (std::vector<int64_t>{1000, 32}));
+    ASSERT_EQ(f.at(p + "pixel_values").shape, (std::vector<int64_t>{3, 224, 224}));
+    // Every kept word: its first token carries its label; its byte tokens spell " " + its text.
+    const auto* ids = f.at(p + "input_ids").as<int64_t>();
+    const auto* labels = f.at(p + "labels").as<int64_t>();
+    const auto* first = f.at(p + "first_token_indices").as<int64_t>();
+    const auto& sources = f.at(p + "word_sources");
+    std::vector<const maptext::Word*> words;
+    for (const auto& g : data[t].groups)
+      for (const auto& w : g) words.push_back(&w);
+    EXPECT_EQ(ids[0], 0);
+    for (int64_t k = 0; k < sources.numel(); ++k) {
+      ASSERT_GE(first[k], 1);
+      EXPECT_GT(labels[first[k]], 0);
+      EXPECT_EQ(ids[first[k]], 3 + ' ');  // the prefix space, as a byte token
+      const std::string& text = *words[sources.as<int64_t>()[k]]->text;
+      EXPECT_EQ(ids[first[k] + 1], 3 + static_cast<unsigned char>(text[0]));
+    }
+  }
+  // A window too short for the tile: reported, never silent.
+  opt.max_length = 40;
+  report = data::prepare(data, dir + "/syn", tok, dir + "/short.safetensors", opt);
+  ASSERT_FALSE(report.notes.empty());
+  EXPECT_NE(report.notes[0].find("do not fit in 40 tokens"), std::string::npos) << report.notes[0];
+  // A missing image names the tile.
+  maptext::Dataset missing{{"nowhere.png", data[0].groups}};
+  EXPECT_THROW(data::prepare(missing, dir + "/syn", tok, dir + "/x.safetensors", opt), light::Error);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.safetensors"));
+  std::filesystem::remove_all(dir);
+}

@@ -13,5 +13,6 @@ void add_info_command(CLI::App& app);
 void add_link_command(CLI::App& app);
 void add_synth_command(CLI::App& app);
 void add_draw_command(CLI::App& app);
+void add_prepare_command(CLI::App& app);
 
 }  // namespace light::cli

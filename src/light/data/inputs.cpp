@@ -78,20 +78,21 @@ std::vector<ModelWord> select_words(const maptext::Tile& tile, int width, int he
   return out;
 }
 
-TileInputs layout_tokens(const std::vector<ModelWord>& all, const Tokenize& tokenize, int length, size_t begin, size_t end) {
+TileInputs layout_tokens(const std::vector<ModelWord>& all, const Tokenize& tokenize, int length, size_t begin, size_t end,
+                         const SpecialIds& special) {
   if (length < 3) throw Error("the token length must be at least 3");
   end = std::min(end, all.size());
   TileInputs in;
   in.length = length;
   const size_t L = static_cast<size_t>(length);
-  in.input_ids.assign(L, kPad);
+  in.input_ids.assign(L, special.pad);
   in.attention_mask.assign(L, 0);
   in.labels.assign(L, -100);
   in.first_token_indices.assign(L, -999);
   in.bbox.assign(L * 4, 0);
   in.polygons.assign(L * kPolygonValues, 0.0f);
   size_t pos = 0;
-  in.input_ids[pos] = kBos;
+  in.input_ids[pos] = special.bos;
   in.attention_mask[pos++] = 1;
   const size_t last = L - 1;  // room kept for </s>
   for (size_t i = begin; i < end; ++i) {
@@ -111,7 +112,7 @@ TileInputs layout_tokens(const std::vector<ModelWord>& all, const Tokenize& toke
     }
     in.words.push_back(w);
   }
-  in.input_ids[pos] = kEos;
+  in.input_ids[pos] = special.eos;
   in.attention_mask[pos++] = 1;
   in.real_tokens = static_cast<int>(pos);
   return in;

@@ -51,15 +51,20 @@ struct TileInputs {
   std::vector<int64_t> bbox;                   // [L, 4]
   std::vector<float> polygons;                 // [L, 32]
   std::vector<ModelWord> words;                // the words in the window, model order
-  std::vector<size_t> beyond_window;           // model-order indices of words whose first token did not fit
+  std::vector<size_t> beyond_window;           // model-order indices of words left out: no room, or no token
   int real_tokens = 0;                         // <s>, word tokens, </s>
+};
+
+// Special token ids (RoBERTa / LayoutLMv3 defaults).
+struct SpecialIds {
+  int64_t bos = kBos, pad = kPad, eos = kEos;
 };
 
 // Lays out words [begin, end) of `words` in one window of `length` tokens, as the reference does
 // (truncation keeps the first length-2 word tokens; a word whose first token does not fit is left
 // out and listed in beyond_window).
 TileInputs layout_tokens(const std::vector<ModelWord>& words, const Tokenize& tokenize, int length, size_t begin = 0,
-                         size_t end = SIZE_MAX);
+                         size_t end = SIZE_MAX, const SpecialIds& special = {});
 
 // Windows covering every word when a tile has more tokens than fit: consecutive runs of words in
 // model order, each within `length`-2 tokens, overlapping by about half a window so that every word

@@ -163,6 +163,11 @@ std::string BpeTokenizer::decode(const std::vector<int64_t>& ids) const {
   return out;
 }
 
+void BpeTokenizer::clear_cache() const {
+  std::lock_guard<std::mutex> lock(*cache_mutex_);
+  cache_->clear();
+}
+
 int64_t BpeTokenizer::token_id(const std::string& token) const {
   auto it = vocab_.find(token);
   return it == vocab_.end() ? -1 : it->second;

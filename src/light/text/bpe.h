@@ -33,6 +33,8 @@ class BpeTokenizer {
   // Id of a token (e.g. "<s>", "<mask>"); -1 if absent.
   int64_t token_id(const std::string& token) const;
   size_t vocab_size() const { return vocab_.size(); }
+  // Forgets the per-piece cache (benchmarks measure cold tokenisation with it).
+  void clear_cache() const;
 
  private:
   std::unordered_map<std::string, int64_t> vocab_;

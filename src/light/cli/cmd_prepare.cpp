@@ -1,0 +1,41 @@
+// `light prepare`: what the model sees, tile by tile (see README "light prepare").
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "light/cli/commands.h"
+#include "light/data/prepare.h"
+#include "light/util/error.h"
+
+namespace light::cli {
+
+void add_prepare_command(CLI::App& app) {
+  struct Args {
+    std::string words, images, tokenizer, out;
+    int max_length = 1000, threads = 0;
+    bool quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("prepare", "Write every tile's model inputs (tokens, boxes, polygons, pixels) to safetensors");
+  cmd->add_option("--words", a->words, "MapText JSON")->required();
+  cmd->add_option("--images", a->images, "Folder holding the tiles (image key, or its basename)")->required();
+  cmd->add_option("--tokenizer", a->tokenizer, "Folder with tokenizer.json, or vocab.json + merges.txt")->required();
+  cmd->add_option("-o,--out", a->out, "Output .safetensors")->required();
+  cmd->add_option("--max-length", a->max_length, "Token window length L")->capture_default_str();
+  cmd->add_option("--threads", a->threads, "Worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_flag("-q,--quiet", a->quiet, "No progress line");
+  cmd->callback([a] {
+    if (a->max_length < 3 || a->max_length > 1022) throw Error("--max-length: expected 3 to 1022 (position ids go up to L+1 < 1024)");
+    const auto tok = text::BpeTokenizer::from_folder(a->tokenizer);
+    const auto data = maptext::read_maptext(a->words, {maptext::Kind::Predictions, false});
+    data::PrepareOptions opt;
+    opt.max_length = a->max_length;
+    opt.threads = a->threads;
+    opt.progress = !a->quiet;
+    const auto report = data::prepare(data, a->images, tok, a->out, opt);
+    for (const auto& n : report.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+    std::fprintf(stderr, "prepare: %zu of %zu tiles -> %s\n", report.tiles_written, data.size(), a->out.c_str());
+  });
+}
+
+}  // namespace light::cli

@@ -1,0 +1,26 @@
+// `light prepare`: every tile of a MapText file turned into LIGHT's model inputs and written to one
+// safetensors file, tensors named "<tile index>.<name>" as in ../shared/fixtures/parity/model.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "light/maptext/maptext.h"
+#include "light/text/bpe.h"
+
+namespace light::data {
+
+struct PrepareOptions {
+  int max_length = 1000;
+  int threads = 0;
+  bool progress = false;
+};
+
+struct PrepareReport {
+  size_t tiles_written = 0;
+  std::vector<std::string> notes;  // tiles skipped (no usable word) or longer than one window
+};
+
+PrepareReport prepare(const maptext::Dataset& data, const std::string& images_dir, const text::BpeTokenizer& tokenizer,
+                      const std::string& out_path, const PrepareOptions& options);
+
+}  // namespace light::data
