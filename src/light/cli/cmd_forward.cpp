@@ -1,0 +1,30 @@
+// `light forward`: the model's intermediate outputs for every tile of an inputs file (parity harness).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "light/cli/commands.h"
+#include "light/model/forward_io.h"
+
+namespace light::cli {
+
+void add_forward_command(CLI::App& app) {
+  struct Args {
+    std::string model, inputs, out;
+    int threads = 0;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("forward", "Run a model on prepared inputs and write its intermediate outputs");
+  cmd->add_option("--model", a->model, "Model folder (config.json + model.safetensors)")->required();
+  cmd->add_option("--inputs", a->inputs, "Inputs .safetensors (light prepare output, or the parity fixtures)")->required();
+  cmd->add_option("--out", a->out, "Output .safetensors")->required();
+  cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
+  cmd->callback([a] {
+    model::ForwardOptions opt;
+    opt.threads = a->threads;
+    const size_t n = model::run_forward(a->model, a->inputs, a->out, opt);
+    std::fprintf(stderr, "forward: %zu tile(s) -> %s\n", n, a->out.c_str());
+  });
+}
+
+}  // namespace light::cli

@@ -1,0 +1,91 @@
+#include "light/model/checkpoint.h"
+
+#include <filesystem>
+
+#include "light/io/safetensors.h"
+#include "light/util/error.h"
+
+namespace light::model {
+
+std::map<std::string, torch::Tensor> read_safetensors_state_dict(const std::string& path) {
+  const io::SafeTensorsFile f(path);
+  std::map<std::string, torch::Tensor> out;
+  for (const auto& [name, v] : f.tensors()) {
+    std::vector<int64_t> shape(v.shape.begin(), v.shape.end());
+    torch::ScalarType t;
+    switch (v.dtype) {
+      case io::DType::F32: t = torch::kFloat32; break;
+      case io::DType::F16: t = torch::kFloat16; break;
+      case io::DType::BF16: t = torch::kBFloat16; break;
+      case io::DType::F64: t = torch::kFloat64; break;
+      case io::DType::I64: t = torch::kInt64; break;
+      case io::DType::I32: t = torch::kInt32; break;
+      default: throw Error(path + ": tensor \"" + name + "\": unsupported dtype " + io::dtype_name(v.dtype));
+    }
+    torch::Tensor x = torch::from_blob(const_cast<unsigned char*>(v.data), shape, t).clone();
+    if (x.is_floating_point()) x = x.to(torch::kFloat32);
+    out.emplace(name, std::move(x));
+  }
+  return out;
+}
+
+namespace {
+bool tolerated(const std::string& key) {
+  auto ends = [&](const std::string& s) { return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0; };
+  return ends("position_ids") || ends("token_type_ids") || key.find("poly_encoder.encoder.embeddings.word_embeddings.") != std::string::npos ||
+         key.find("poly_encoder.encoder.pooler.") != std::string::npos;
+}
+std::string shape_str(const torch::Tensor& t) {
+  std::string s = "[";
+  for (int64_t i = 0; i < t.dim(); ++i) s += (i ? ", " : "") + std::to_string(t.size(i));
+  return s + "]";
+}
+}  // namespace
+
+void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source) {
+  torch::NoGradGuard no_grad;
+  std::vector<std::string> missing, mismatched, unexpected;
+  std::set<std::string> used;
+  for (auto& p : module.named_parameters(/*recurse=*/true)) {
+    auto it = state.find(p.key());
+    if (it == state.end()) {
+      missing.push_back(p.key());
+      continue;
+    }
+    used.insert(p.key());
+    if (it->second.sizes() != p.value().sizes()) {
+      mismatched.push_back(p.key() + " (checkpoint " + shape_str(it->second) + ", model " + shape_str(p.value()) + ")");
+      continue;
+    }
+    p.value().copy_(it->second);
+  }
+  for (const auto& kv : state)
+    if (!used.count(kv.first) && !tolerated(kv.first)) unexpected.push_back(kv.first);
+  if (missing.empty() && mismatched.empty() && unexpected.empty()) return;
+  std::string msg = source + ": does not fit the model:";
+  auto list = [&](const char* what, const std::vector<std::string>& keys) {
+    if (keys.empty()) return;
+    msg += std::string("\n  ") + what + " (" + std::to_string(keys.size()) + "):";
+    for (size_t i = 0; i < keys.size() && i < 12; ++i) msg += "\n    " + keys[i];
+    if (keys.size() > 12) msg += "\n    ... and " + std::to_string(keys.size() - 12) + " more";
+  };
+  list("shapes differ", mismatched);
+  list("missing from the checkpoint", missing);
+  list("not in the model", unexpected);
+  throw Error(msg);
+}
+
+LightTextLinking load_model(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const fs::path d(dir);
+  if (!fs::is_directory(d)) throw Error(dir + ": not a model folder (expected config.json and model.safetensors)");
+  const ModelConfig config = read_model_config((d / "config.json").string());
+  LightTextLinking model(config);
+  const fs::path weights = d / "model.safetensors";
+  if (!fs::exists(weights)) throw Error(dir + ": no model.safetensors");
+  load_state_dict(*model, read_safetensors_state_dict(weights.string()), weights.string());
+  model->eval();
+  return model;
+}
+
+}  // namespace light::model

@@ -1,0 +1,23 @@
+// Loading weights into LIGHT: a state dict (name -> tensor) from a checkpoint file, and a strict
+// load into the module tree that lists every missing, unexpected and mis-shaped key in one error.
+#pragma once
+#include <torch/torch.h>
+
+#include <map>
+#include <string>
+
+#include "light/model/light.h"
+
+namespace light::model {
+
+// Reads every tensor of a .safetensors file as a CPU float32 (F16/BF16/F64 converted) or int64 tensor.
+std::map<std::string, torch::Tensor> read_safetensors_state_dict(const std::string& path);
+
+// Copies `state` into `module`'s parameters, strictly. Tolerated: buffers Hugging Face does not need
+// (…position_ids, …token_type_ids), and the polygon BERT's unused word table and pooler.
+void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source);
+
+// A model folder: config.json (sizes) + model.safetensors.
+LightTextLinking load_model(const std::string& dir);
+
+}  // namespace light::model

@@ -1,0 +1,96 @@
+#include "light/model/config.h"
+
+#include <nlohmann/json.hpp>
+
+#include "light/util/error.h"
+#include "light/util/fs.h"
+
+namespace light::model {
+
+namespace {
+template <class T>
+void get(const nlohmann::json& j, const char* key, T& out, const std::string& where) {
+  if (!j.contains(key)) return;
+  const auto& v = j[key];
+  if constexpr (std::is_integral_v<T>) {
+    if (!v.is_number_integer()) throw Error(where + "." + key + ": expected an integer, got " + v.dump());
+  } else {
+    if (!v.is_number()) throw Error(where + "." + key + ": expected a number, got " + v.dump());
+  }
+  out = v.get<T>();
+}
+}  // namespace
+
+ModelConfig read_model_config(const std::string& path) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(path + ": not valid JSON: " + e.what());
+  }
+  ModelConfig c;
+  if (!j.is_object()) throw Error(path + ": expected a JSON object");
+  if (j.contains("layoutlmv3")) {
+    const auto& l = j["layoutlmv3"];
+    const std::string w = path + ": layoutlmv3";
+    auto& m = c.layoutlmv3;
+    get(l, "vocab_size", m.vocab_size, w);
+    get(l, "hidden_size", m.hidden_size, w);
+    get(l, "num_hidden_layers", m.num_hidden_layers, w);
+    get(l, "num_attention_heads", m.num_attention_heads, w);
+    get(l, "intermediate_size", m.intermediate_size, w);
+    get(l, "max_position_embeddings", m.max_position_embeddings, w);
+    get(l, "type_vocab_size", m.type_vocab_size, w);
+    get(l, "pad_token_id", m.pad_token_id, w);
+    get(l, "max_2d_position_embeddings", m.max_2d_position_embeddings, w);
+    get(l, "coordinate_size", m.coordinate_size, w);
+    get(l, "shape_size", m.shape_size, w);
+    get(l, "rel_pos_bins", m.rel_pos_bins, w);
+    get(l, "max_rel_pos", m.max_rel_pos, w);
+    get(l, "rel_2d_pos_bins", m.rel_2d_pos_bins, w);
+    get(l, "max_rel_2d_pos", m.max_rel_2d_pos, w);
+    get(l, "input_size", m.input_size, w);
+    get(l, "num_channels", m.num_channels, w);
+    get(l, "patch_size", m.patch_size, w);
+    get(l, "layer_norm_eps", m.layer_norm_eps, w);
+    get(l, "visual_norm_eps", m.visual_norm_eps, w);
+  }
+  if (j.contains("poly_encoder")) {
+    const auto& p = j["poly_encoder"];
+    const std::string w = path + ": poly_encoder";
+    get(p, "emb_dim", c.poly.emb_dim, w);
+    get(p, "num_coords", c.poly.num_coords, w);
+    get(p, "final_layernorm_eps", c.poly.final_layer_norm_eps, w);
+    if (p.contains("bert")) {
+      const auto& b = p["bert"];
+      const std::string wb = w + ".bert";
+      get(b, "num_hidden_layers", c.poly.num_hidden_layers, wb);
+      get(b, "num_attention_heads", c.poly.num_attention_heads, wb);
+      get(b, "intermediate_size", c.poly.intermediate_size, wb);
+      get(b, "max_position_embeddings", c.poly.max_position_embeddings, wb);
+      get(b, "type_vocab_size", c.poly.type_vocab_size, wb);
+      get(b, "layer_norm_eps", c.poly.bert_layer_norm_eps, wb);
+      int hidden = c.poly.emb_dim;
+      get(b, "hidden_size", hidden, wb);
+      if (hidden != c.poly.emb_dim) throw Error(wb + ".hidden_size: must equal poly_encoder.emb_dim");
+    }
+  }
+  get(j, "fusion_layernorm_eps", c.fusion_layer_norm_eps, path);
+  if (j.contains("loss")) {
+    get(j["loss"], "focal_alpha", c.focal_alpha, path + ": loss");
+    get(j["loss"], "focal_gamma", c.focal_gamma, path + ": loss");
+  }
+  const auto& m = c.layoutlmv3;
+  if (m.hidden_size % m.num_attention_heads != 0)
+    throw Error(path + ": layoutlmv3.hidden_size must be a multiple of num_attention_heads");
+  if (4 * m.coordinate_size + 2 * m.shape_size != m.hidden_size)
+    throw Error(path + ": layoutlmv3: 4 * coordinate_size + 2 * shape_size must equal hidden_size");
+  if (c.poly.emb_dim != m.hidden_size) throw Error(path + ": poly_encoder.emb_dim must equal layoutlmv3.hidden_size");
+  if (c.poly.emb_dim % c.poly.num_attention_heads != 0)
+    throw Error(path + ": poly_encoder.bert.hidden_size must be a multiple of num_attention_heads");
+  if (c.poly.max_position_embeddings < c.poly.num_coords + 1)
+    throw Error(path + ": poly_encoder.bert.max_position_embeddings must be at least num_coords + 1");
+  return c;
+}
+
+}  // namespace light::model

@@ -1,0 +1,44 @@
+// LIGHT model sizes, read from a model folder's config.json (the format of
+// ../shared/fixtures/parity/model/config.json: sections "layoutlmv3" and "poly_encoder"); never
+// hard-coded. The defaults are the released LIGHT model's (LayoutLMv3-base + a 768/6/8 polygon BERT).
+#pragma once
+#include <string>
+
+namespace light::model {
+
+struct LayoutLMv3Config {
+  int vocab_size = 50265, hidden_size = 768, num_hidden_layers = 12, num_attention_heads = 12,
+      intermediate_size = 3072, max_position_embeddings = 1024, type_vocab_size = 2, pad_token_id = 1,
+      max_2d_position_embeddings = 1024, coordinate_size = 128, shape_size = 128, rel_pos_bins = 32,
+      max_rel_pos = 128, rel_2d_pos_bins = 64, max_rel_2d_pos = 256, input_size = 224, num_channels = 3,
+      patch_size = 16;
+  double layer_norm_eps = 1e-5;
+  double visual_norm_eps = 1e-6;
+};
+
+struct PolyEncoderConfig {
+  int emb_dim = 768, num_coords = 32;
+  int num_hidden_layers = 6, num_attention_heads = 8, intermediate_size = 3072, max_position_embeddings = 33,
+      type_vocab_size = 2;
+  double bert_layer_norm_eps = 1e-12;
+  double final_layer_norm_eps = 1e-5;
+};
+
+struct ModelConfig {
+  LayoutLMv3Config layoutlmv3;
+  PolyEncoderConfig poly;
+  double fusion_layer_norm_eps = 1e-5;
+  double head_layer_norm_eps = 1e-5;
+  double focal_alpha = 0.25, focal_gamma = 2.0;
+
+  int visual_tokens() const {
+    const int g = layoutlmv3.input_size / layoutlmv3.patch_size;
+    return g * g + 1;
+  }
+};
+
+// Reads config.json; missing keys keep the defaults above; wrong types or inconsistent sizes are a
+// light::Error naming the file and the key.
+ModelConfig read_model_config(const std::string& path);
+
+}  // namespace light::model

@@ -1,0 +1,145 @@
+#include "light/model/light.h"
+
+#include <limits>
+#include <map>
+
+#include "light/data/inputs.h"
+
+namespace light::model {
+
+LightModelImpl::LightModelImpl(const ModelConfig& c) {
+  const auto& l = c.layoutlmv3;
+  const int H = l.hidden_size;
+  embeddings = register_module("embeddings", LayoutLMv3TextEmbeddings(l));
+  patch_embed = register_module("patch_embed", PatchEmbed(l));
+  cls_token = register_parameter("cls_token", torch::zeros({1, 1, H}));
+  pos_embed = register_parameter("pos_embed", torch::zeros({1, c.visual_tokens(), H}));
+  LayerNorm = register_module("LayerNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({H}).eps(l.layer_norm_eps)));
+  norm = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({H}).eps(l.visual_norm_eps)));
+  encoder = register_module("encoder", LayoutLMv3Encoder(l));
+  poly_encoder = register_module("poly_encoder", PolyEncoder(c.poly));
+  poly_layer_norm = register_module("poly_layer_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({H}).eps(c.fusion_layer_norm_eps)));
+}
+
+MLPImpl::MLPImpl(int hidden, int linears) {
+  layers = torch::nn::Sequential();
+  for (int i = 0; i < linears; ++i) {
+    if (i) layers->push_back(torch::nn::ReLU());
+    layers->push_back(torch::nn::Linear(hidden, hidden));
+  }
+  register_module("layers", layers);
+}
+
+TokenEncoderImpl::TokenEncoderImpl(int hidden, double eps) {
+  mlp = register_module("mlp", MLP(hidden, 2));
+  layer_norm = register_module("layer_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden}).eps(eps)));
+}
+
+LightTextLinkingImpl::LightTextLinkingImpl(const ModelConfig& c) : config(c) {
+  const int H = c.layoutlmv3.hidden_size;
+  light = register_module("light", LightModel(c));
+  token_encoder = register_module("token_encoder", TokenEncoder(H, c.head_layer_norm_eps));
+  predecessor_mlp = register_module("predecessor_mlp", MLP(H, 3));
+  successor_mlp = register_module("successor_mlp", MLP(H, 3));
+}
+
+Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
+  Outputs out;
+  auto& m = light;
+  const int64_t B = b.input_ids.size(0), T = b.input_ids.size(1);
+  const int64_t C = b.polygons.size(2);
+  // Text, with each distinct polygon encoded once.
+  out.text_embeddings = m->embeddings(b.input_ids, b.bbox);
+  const torch::Tensor flat = b.polygons.reshape({B * T, C});
+  const auto uniq = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
+  const torch::Tensor encoded = m->poly_encoder(std::get<0>(uniq));
+  out.poly_embeddings = encoded.index_select(0, std::get<1>(uniq).flatten()).view({B, T, -1});
+  out.fused_embeddings = m->poly_layer_norm(out.text_embeddings + out.poly_embeddings);
+  // Image patches.
+  torch::Tensor v = m->patch_embed->proj(b.pixel_values).flatten(2).transpose(1, 2);
+  v = torch::cat({m->cls_token.expand({B, 1, v.size(2)}), v}, 1) + m->pos_embed;
+  out.visual_embeddings = m->norm(v);
+  const int64_t V = out.visual_embeddings.size(1);
+  torch::Tensor h = m->LayerNorm(torch::cat({out.fused_embeddings, out.visual_embeddings}, 1));
+  out.encoder_input = h;
+  // Attention bias: 1-D positions 0..T-1 for text and 0..V-1 for visual tokens; 2-D from boxes.
+  const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(h.device());
+  const torch::Tensor positions = torch::cat({torch::arange(T, long_opts), torch::arange(V, long_opts)});
+  const int grid = config.layoutlmv3.input_size / config.layoutlmv3.patch_size;
+  const torch::Tensor boxes = torch::cat({b.bbox, visual_bbox(grid).to(h.device()).unsqueeze(0).expand({B, V, 4})}, 1);
+  const torch::Tensor bias = m->encoder->attention_bias(positions, boxes);
+  const torch::Tensor keep = torch::cat({b.attention_mask.to(h.dtype()), torch::ones({B, V}, h.options())}, 1);
+  const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({B, 1, 1, T + V});
+  for (const auto& layer : *m->encoder->layer) {
+    h = layer->as<TransformerLayerImpl>()->forward(h, bias, mask);
+    if (keep_layers) out.layers.push_back(h);
+  }
+  out.final_hidden_text = h.slice(1, 0, T);
+  // Linking head, tile by tile.
+  for (int64_t i = 0; i < B; ++i) {
+    TileOutputs t;
+    t.first_token_hidden = out.final_hidden_text[i].index_select(0, b.first_token_indices[i]);
+    t.word_embeddings = token_encoder(t.first_token_hidden);
+    const torch::Tensor pred = predecessor_mlp(t.word_embeddings), succ = successor_mlp(t.word_embeddings);
+    t.logits = torch::matmul(pred, succ.t());
+    t.bi_logits = torch::matmul(succ, pred.t());
+    t.probs = torch::softmax(t.logits, -1);
+    t.bi_probs = torch::softmax(t.bi_logits, -1);
+    if (i < static_cast<int64_t>(b.word_labels.size()) && b.word_labels[i].defined() && b.word_labels[i].numel() > 0) {
+      const torch::Tensor lab = b.word_labels[i].to(torch::kCPU).contiguous();
+      std::vector<int64_t> labels(lab.data_ptr<int64_t>(), lab.data_ptr<int64_t>() + lab.numel());
+      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t);
+    }
+    out.tiles.push_back(std::move(t));
+  }
+  return out;
+}
+
+void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next, std::vector<int64_t>& prev) {
+  const size_t n = labels.size();
+  std::map<std::pair<int64_t, int64_t>, int64_t> where;
+  std::vector<std::pair<int64_t, int64_t>> parsed(n);
+  for (size_t i = 0; i < n; ++i) {
+    parsed[i] = data::split_label(labels[i]);
+    where[parsed[i]] = static_cast<int64_t>(i);
+  }
+  next.assign(n, 0);
+  prev.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const auto [g, s] = parsed[i];
+    auto a = where.find({g, s + 1});
+    auto p = where.find({g, s - 1});
+    next[i] = a != where.end() ? a->second : static_cast<int64_t>(i);
+    prev[i] = p != where.end() ? p->second : static_cast<int64_t>(i);
+  }
+}
+
+namespace {
+torch::Tensor focal(const torch::Tensor& logits, const torch::Tensor& target, double alpha, double gamma) {
+  const int64_t n = logits.size(0);
+  const torch::Tensor p = torch::softmax(logits, -1);
+  const torch::Tensor w = torch::ones({n, n}, logits.options()) - (1.0 - alpha) * torch::eye(n, logits.options());
+  const torch::Tensor pos = -w * torch::pow(1 - p, gamma) * target * torch::log(p + 1e-8);
+  const torch::Tensor neg = -w * torch::pow(p, gamma) * (1 - target) * torch::log(1 - p + 1e-8);
+  return (pos + neg).mean();
+}
+}  // namespace
+
+void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
+                 double alpha, double gamma, TileOutputs& out) {
+  std::vector<int64_t> next, prev;
+  link_targets(labels, next, prev);
+  const int64_t n = static_cast<int64_t>(labels.size());
+  const auto lopt = torch::TensorOptions().dtype(torch::kLong).device(logits.device());
+  const torch::Tensor tn = torch::tensor(next, torch::kLong).to(logits.device());
+  const torch::Tensor tp = torch::tensor(prev, torch::kLong).to(logits.device());
+  out.base_loss = torch::nn::functional::cross_entropy(logits, tn);
+  out.bidirection_loss = torch::nn::functional::cross_entropy(bi_logits, tp);
+  // One-hot targets only where a real neighbour exists (never on the diagonal).
+  const torch::Tensor idx = torch::arange(n, lopt);
+  const torch::Tensor succ = torch::one_hot(tn, n).to(logits.dtype()) * tn.ne(idx).unsqueeze(1).to(logits.dtype());
+  const torch::Tensor pred = torch::one_hot(tp, n).to(logits.dtype()) * tp.ne(idx).unsqueeze(1).to(logits.dtype());
+  out.focal_loss = 100.0 * focal(logits, succ, alpha, gamma) + 100.0 * focal(bi_logits, pred, alpha, gamma);
+}
+
+}  // namespace light::model

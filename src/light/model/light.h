@@ -1,0 +1,80 @@
+// LIGHT (LightTextLinking): LayoutLMv3 whose text embeddings are fused with polygon embeddings, and a
+// linking head that scores, for every pair of words (i, j), whether j follows i. Module names mirror
+// the released checkpoint: light.{embeddings, patch_embed, cls_token, pos_embed, LayerNorm, norm,
+// encoder, poly_encoder, poly_layer_norm}, token_encoder, predecessor_mlp, successor_mlp.
+#pragma once
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "light/model/config.h"
+#include "light/model/layoutlmv3.h"
+#include "light/model/poly_encoder.h"
+
+namespace light::model {
+
+struct LightModelImpl : torch::nn::Module {
+  explicit LightModelImpl(const ModelConfig& c);
+  LayoutLMv3TextEmbeddings embeddings{nullptr};
+  PatchEmbed patch_embed{nullptr};
+  torch::Tensor cls_token, pos_embed;
+  torch::nn::LayerNorm LayerNorm{nullptr}, norm{nullptr}, poly_layer_norm{nullptr};
+  LayoutLMv3Encoder encoder{nullptr};
+  PolyEncoder poly_encoder{nullptr};
+};
+TORCH_MODULE(LightModel);
+
+struct MLPImpl : torch::nn::Module {  // layers = Linear, ReLU, Linear[, ReLU, Linear]
+  MLPImpl(int hidden, int linears);
+  torch::Tensor forward(const torch::Tensor& x) { return layers->forward(x); }
+  torch::nn::Sequential layers{nullptr};
+};
+TORCH_MODULE(MLP);
+
+struct TokenEncoderImpl : torch::nn::Module {
+  TokenEncoderImpl(int hidden, double eps);
+  torch::Tensor forward(const torch::Tensor& x) { return layer_norm(mlp(x)); }
+  MLP mlp{nullptr};
+  torch::nn::LayerNorm layer_norm{nullptr};
+};
+TORCH_MODULE(TokenEncoder);
+
+// A batch of tiles, text trimmed or padded to T tokens (pads: attention_mask 0).
+struct Batch {
+  torch::Tensor input_ids, bbox, attention_mask, polygons, pixel_values;  // [B,T] [B,T,4] [B,T] [B,T,32] [B,3,s,s]
+  std::vector<torch::Tensor> first_token_indices;  // per tile: [N] positions of each word's first token
+  std::vector<torch::Tensor> word_labels;          // per tile: [N] labels (for the losses; may be empty)
+};
+
+struct TileOutputs {
+  torch::Tensor first_token_hidden, word_embeddings, logits, bi_logits, probs, bi_probs;  // [N,H] [N,H] [N,N]...
+  torch::Tensor base_loss, bidirection_loss, focal_loss;  // scalars (defined when labels were given)
+};
+
+struct Outputs {
+  torch::Tensor text_embeddings, poly_embeddings, fused_embeddings, visual_embeddings, encoder_input, final_hidden_text;
+  std::vector<torch::Tensor> layers;  // each encoder layer's output (when asked for)
+  std::vector<TileOutputs> tiles;
+};
+
+struct LightTextLinkingImpl : torch::nn::Module {
+  explicit LightTextLinkingImpl(const ModelConfig& c);
+  // Eval-mode forward. Polygons are encoded once per distinct polygon (identical results).
+  Outputs forward(const Batch& batch, bool keep_layers = false);
+  LightModel light{nullptr};
+  TokenEncoder token_encoder{nullptr};
+  MLP predecessor_mlp{nullptr}, successor_mlp{nullptr};
+  ModelConfig config;
+};
+TORCH_MODULE(LightTextLinking);
+
+// Successor / predecessor targets from word labels (reference-notes §1.10): t_next[i] = the word
+// labelled (g, s+1) if present, else i; t_prev likewise with (g, s-1).
+void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next, std::vector<int64_t>& prev);
+
+// The paper's losses on one tile: successor cross-entropy, predecessor ("bidirection")
+// cross-entropy, and 100 x the focal loss in both directions (gamma, alpha on the diagonal).
+void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
+                 double alpha, double gamma, TileOutputs& out);
+
+}  // namespace light::model

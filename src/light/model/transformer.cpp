@@ -1,0 +1,62 @@
+#include "light/model/transformer.h"
+
+#include <cmath>
+
+namespace light::model {
+
+SelfAttentionImpl::SelfAttentionImpl(int hidden, int h) : heads(h), head_dim(hidden / h) {
+  query = register_module("query", torch::nn::Linear(hidden, hidden));
+  key = register_module("key", torch::nn::Linear(hidden, hidden));
+  value = register_module("value", torch::nn::Linear(hidden, hidden));
+}
+
+DenseNormImpl::DenseNormImpl(int in, int out, double eps) {
+  dense = register_module("dense", torch::nn::Linear(in, out));
+  LayerNorm = register_module("LayerNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({out}).eps(eps)));
+}
+
+torch::Tensor DenseNormImpl::forward(const torch::Tensor& x, const torch::Tensor& residual) {
+  return LayerNorm(dense(x) + residual);
+}
+
+AttentionImpl::AttentionImpl(int hidden, int heads, double eps) {
+  self = register_module("self", SelfAttention(hidden, heads));
+  output = register_module("output", DenseNorm(hidden, hidden, eps));
+}
+
+IntermediateImpl::IntermediateImpl(int hidden, int ffn) { dense = register_module("dense", torch::nn::Linear(hidden, ffn)); }
+
+TransformerLayerImpl::TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle s) : style(s) {
+  attention = register_module("attention", Attention(hidden, heads, eps));
+  intermediate = register_module("intermediate", Intermediate(hidden, ffn));
+  output = register_module("output", DenseNorm(ffn, hidden, eps));
+}
+
+torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask) {
+  auto& sa = attention->self;
+  const int64_t B = x.size(0), S = x.size(1), h = sa->heads, d = sa->head_dim;
+  auto split = [&](const torch::Tensor& t) { return t.view({B, S, h, d}).permute({0, 2, 1, 3}); };
+  const torch::Tensor q = split(sa->query(x)), k = split(sa->key(x)), v = split(sa->value(x));
+  const double scale = std::sqrt(static_cast<double>(d));
+  torch::Tensor probs;
+  if (style == AttentionStyle::LayoutLMv3) {
+    torch::Tensor scores = torch::matmul(q / scale, k.transpose(-1, -2));
+    if (bias.defined()) scores = scores + bias / scale;
+    if (mask.defined()) scores = scores + mask;
+    // CogView PB-relax: (s / 32 - max(s / 32)) * 32, then softmax.
+    const double alpha = 32.0;
+    const torch::Tensor scaled = scores / alpha;
+    const torch::Tensor mx = std::get<0>(scaled.max(-1, /*keepdim=*/true));
+    probs = torch::softmax((scaled - mx) * alpha, -1);
+  } else {
+    torch::Tensor scores = torch::matmul(q, k.transpose(-1, -2)) / scale;
+    if (mask.defined()) scores = scores + mask;
+    probs = torch::softmax(scores, -1);
+  }
+  const torch::Tensor ctx = torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, S, h * d});
+  const torch::Tensor att = attention->output(ctx, x);
+  const torch::Tensor inter = torch::gelu(intermediate->dense(att));
+  return output(inter, att);
+}
+
+}  // namespace light::model

@@ -1,0 +1,52 @@
+// A post-LayerNorm transformer layer named as Hugging Face names it
+// (attention.self.{query,key,value}, attention.output.{dense,LayerNorm}, intermediate.dense,
+// output.{dense,LayerNorm}), in its two flavours: LayoutLMv3's (query scaled before the product,
+// relative-position bias, CogView "PB-relax" softmax) and BERT's.
+#pragma once
+#include <torch/torch.h>
+
+namespace light::model {
+
+struct SelfAttentionImpl : torch::nn::Module {
+  SelfAttentionImpl(int hidden, int heads);
+  torch::nn::Linear query{nullptr}, key{nullptr}, value{nullptr};
+  int heads, head_dim;
+};
+TORCH_MODULE(SelfAttention);
+
+struct DenseNormImpl : torch::nn::Module {  // attention.output and output: dense + LayerNorm(x + residual)
+  DenseNormImpl(int in, int out, double eps);
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& residual);
+  torch::nn::Linear dense{nullptr};
+  torch::nn::LayerNorm LayerNorm{nullptr};
+};
+TORCH_MODULE(DenseNorm);
+
+struct AttentionImpl : torch::nn::Module {
+  AttentionImpl(int hidden, int heads, double eps);
+  SelfAttention self{nullptr};
+  DenseNorm output{nullptr};
+};
+TORCH_MODULE(Attention);
+
+struct IntermediateImpl : torch::nn::Module {
+  IntermediateImpl(int hidden, int ffn);
+  torch::nn::Linear dense{nullptr};
+};
+TORCH_MODULE(Intermediate);
+
+enum class AttentionStyle { LayoutLMv3, Bert };
+
+struct TransformerLayerImpl : torch::nn::Module {
+  TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle style);
+  // x [B, S, H]; bias [B or 1, heads, S, S] added to the scores (LayoutLMv3 only; may be undefined);
+  // mask [B, 1, 1, S] additive (0 or float32 min; may be undefined).
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask);
+  Attention attention{nullptr};
+  Intermediate intermediate{nullptr};
+  DenseNorm output{nullptr};
+  AttentionStyle style;
+};
+TORCH_MODULE(TransformerLayer);
+
+}  // namespace light::model

@@ -1,0 +1,170 @@
+// The LIGHT model against the parity fixtures (../shared/fixtures/parity/model), computed by the real
+// Hugging Face and authors' code: tolerances of the fixtures' README.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "light/io/safetensors.h"
+#include "light/model/checkpoint.h"
+#include "light/model/light.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+#include "test_util.h"
+
+using namespace light;
+using namespace light::model;
+
+namespace {
+std::string fixture(const std::string& rel) { return std::string(LIGHT_SHARED_DIR) + "/fixtures/parity/" + rel; }
+
+torch::Tensor tensor(const io::SafeTensorsFile& f, const std::string& name) {
+  const auto& v = f.at(name);
+  return torch::from_blob(const_cast<unsigned char*>(v.data), std::vector<int64_t>(v.shape.begin(), v.shape.end()),
+                          v.dtype == io::DType::I64 ? torch::kInt64 : torch::kFloat32)
+      .clone();
+}
+
+double max_diff(const torch::Tensor& a, const torch::Tensor& b) {
+  EXPECT_EQ(a.sizes(), b.sizes());
+  if (a.sizes() != b.sizes()) return 1e9;
+  return (a - b).abs().max().item<double>();
+}
+
+struct Tile {
+  int64_t T;
+  Batch batch;
+};
+
+Tile tile_inputs(const io::SafeTensorsFile& in, const std::string& name, int64_t pad_to = 0) {
+  const std::string p = name + ".";
+  const torch::Tensor mask = tensor(in, p + "attention_mask");
+  const int64_t T = mask.sum().item<int64_t>(), L = std::max(T, pad_to);
+  Tile t{T, {}};
+  t.batch.input_ids = tensor(in, p + "input_ids").slice(0, 0, L).unsqueeze(0);
+  t.batch.bbox = tensor(in, p + "bbox").slice(0, 0, L).unsqueeze(0);
+  t.batch.attention_mask = mask.slice(0, 0, L).unsqueeze(0);
+  t.batch.polygons = tensor(in, p + "polygons").slice(0, 0, L).unsqueeze(0);
+  t.batch.pixel_values = tensor(in, p + "pixel_values").unsqueeze(0);
+  const torch::Tensor first = tensor(in, p + "first_token_indices");
+  const torch::Tensor valid = first.index_select(0, torch::nonzero(first.ne(-999)).flatten());
+  t.batch.first_token_indices.push_back(valid);
+  t.batch.word_labels.push_back(tensor(in, p + "labels").index_select(0, valid));
+  return t;
+}
+
+LightTextLinking fixture_model() {
+  static bool once = [] {
+    torch::set_num_threads(2);
+    return true;
+  }();
+  (void)once;
+  return load_model(fixture("model"));
+}
+}  // namespace
+
+TEST(Model, ParityWithTheReferenceOnEveryFixtureTile) {
+  torch::NoGradGuard no_grad;
+  LightTextLinking model = fixture_model();
+  const io::SafeTensorsFile in(fixture("model/inputs.safetensors"));
+  const io::SafeTensorsFile out(fixture("model/outputs.safetensors"));
+  for (const std::string name : {"tile0", "tile1", "tile2"}) {
+    SCOPED_TRACE(name);
+    Tile t = tile_inputs(in, name);
+    const Outputs o = model->forward(t.batch, /*keep_layers=*/true);
+    const std::string p = name + ".";
+    auto rows = [&](const std::string& key) { return tensor(out, p + key).slice(0, 0, t.T); };
+    EXPECT_LT(max_diff(o.text_embeddings[0], rows("text_embeddings")), 1e-5);
+    EXPECT_LT(max_diff(o.poly_embeddings[0], rows("poly_embeddings")), 1e-5);
+    EXPECT_LT(max_diff(o.fused_embeddings[0], rows("fused_embeddings")), 1e-5);
+    EXPECT_LT(max_diff(o.visual_embeddings[0], tensor(out, p + "visual_embeddings")), 1e-5);
+    EXPECT_LT(max_diff(o.final_hidden_text[0], rows("final_hidden_text")), 5e-5);
+    const TileOutputs& r = o.tiles[0];
+    EXPECT_LT(max_diff(r.first_token_hidden, tensor(out, p + "first_token_hidden")), 5e-5);
+    EXPECT_LT(max_diff(r.word_embeddings, tensor(out, p + "word_embeddings")), 5e-5);
+    EXPECT_LT(max_diff(r.logits, tensor(out, p + "logits")), 1e-4);
+    EXPECT_LT(max_diff(r.bi_logits, tensor(out, p + "bi_logits")), 1e-4);
+    EXPECT_LT(max_diff(r.probs, tensor(out, p + "probs")), 1e-5);
+    EXPECT_LT(max_diff(r.bi_probs, tensor(out, p + "bi_probs")), 1e-5);
+    for (const std::string loss : {"base_loss", "bidirection_loss", "focal_loss"}) {
+      const double want = tensor(out, p + loss).item<double>();
+      const double got = (loss == "base_loss" ? r.base_loss : loss == "bidirection_loss" ? r.bidirection_loss : r.focal_loss).item<double>();
+      EXPECT_NEAR(got, want, 1e-4 * std::abs(want)) << loss;
+    }
+  }
+}
+
+TEST(Model, BatchedForwardOfTwoTiles) {
+  torch::NoGradGuard no_grad;
+  LightTextLinking model = fixture_model();
+  const io::SafeTensorsFile in(fixture("model/inputs.safetensors"));
+  const io::SafeTensorsFile out(fixture("model/outputs.safetensors"));
+  // Both padded to the longer one's real length; pads are masked.
+  const int64_t T = std::max(tile_inputs(in, "tile0").T, tile_inputs(in, "tile1").T);
+  Tile a = tile_inputs(in, "tile0", T), b = tile_inputs(in, "tile1", T);
+  Batch batch;
+  batch.input_ids = torch::cat({a.batch.input_ids, b.batch.input_ids});
+  batch.bbox = torch::cat({a.batch.bbox, b.batch.bbox});
+  batch.attention_mask = torch::cat({a.batch.attention_mask, b.batch.attention_mask});
+  batch.polygons = torch::cat({a.batch.polygons, b.batch.polygons});
+  batch.pixel_values = torch::cat({a.batch.pixel_values, b.batch.pixel_values});
+  batch.first_token_indices = {a.batch.first_token_indices[0], b.batch.first_token_indices[0]};
+  batch.word_labels = {a.batch.word_labels[0], b.batch.word_labels[0]};
+  const Outputs o = model->forward(batch);
+  double base = 0, bidir = 0, focal = 0;
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_LT(max_diff(o.tiles[k].logits, tensor(out, "batch_tile0_tile1.logits." + std::to_string(k))), 1e-4);
+    EXPECT_LT(max_diff(o.tiles[k].bi_logits, tensor(out, "batch_tile0_tile1.bi_logits." + std::to_string(k))), 1e-4);
+    base += o.tiles[k].base_loss.item<double>();
+    bidir += o.tiles[k].bidirection_loss.item<double>();
+    focal += o.tiles[k].focal_loss.item<double>();
+  }
+  const double want_base = tensor(out, "batch_tile0_tile1.base_loss").item<double>();
+  EXPECT_NEAR(base, want_base, 1e-4 * want_base);  // summed over the batch
+  EXPECT_NEAR(bidir, tensor(out, "batch_tile0_tile1.bidirection_loss").item<double>(), 1e-4 * bidir);
+  EXPECT_NEAR(focal, tensor(out, "batch_tile0_tile1.focal_loss").item<double>(), 1e-4 * focal);
+}
+
+TEST(Model, WrongCheckpointsAreClearErrors) {
+  const std::string dir = test::temp_dir();
+  // Other sizes: a config with a wider FFN than the weights.
+  auto config = nlohmann::json::parse(read_file(fixture("model/config.json")));
+  config["layoutlmv3"]["intermediate_size"] = 256;
+  std::filesystem::create_directories(dir + "/m");
+  test::write_text(dir + "/m/config.json", config.dump());
+  std::filesystem::copy_file(fixture("model/model.safetensors"), dir + "/m/model.safetensors");
+  try {
+    load_model(dir + "/m");
+    FAIL();
+  } catch (const light::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("shapes differ"), std::string::npos) << m;
+    EXPECT_NE(m.find("light.encoder.layer.0.intermediate.dense.weight (checkpoint [128, 64], model [256, 64])"), std::string::npos) << m;
+  }
+  // Missing keys: drop one tensor.
+  std::map<std::string, io::Tensor> some;
+  const io::SafeTensorsFile full(fixture("model/model.safetensors"));
+  for (const auto& [k, v] : full.tensors()) {
+    if (k == "successor_mlp.layers.4.bias") continue;
+    io::Tensor t{v.dtype, std::vector<int64_t>(v.shape.begin(), v.shape.end()), std::vector<unsigned char>(v.data, v.data + v.nbytes)};
+    some.emplace(k, std::move(t));
+  }
+  some["extra.weight"] = io::Tensor::f32({1}, {1.0f});
+  std::filesystem::create_directories(dir + "/m2");
+  std::filesystem::copy_file(fixture("model/config.json"), dir + "/m2/config.json");
+  io::write_safetensors(dir + "/m2/model.safetensors", some);
+  try {
+    load_model(dir + "/m2");
+    FAIL();
+  } catch (const light::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("missing from the checkpoint (1):\n    successor_mlp.layers.4.bias"), std::string::npos) << m;
+    EXPECT_NE(m.find("not in the model (1):\n    extra.weight"), std::string::npos) << m;
+  }
+  // Not a checkpoint at all.
+  test::write_text(dir + "/m2/model.safetensors", "PK this is not it");
+  EXPECT_THROW(load_model(dir + "/m2"), light::Error);
+  EXPECT_THROW(load_model(dir + "/none"), light::Error);
+  std::filesystem::remove_all(dir);
+}
