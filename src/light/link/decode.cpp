@@ -1,0 +1,92 @@
+#include "light/link/decode.h"
+
+#include <algorithm>
+
+namespace light::link {
+
+Decoded decode_successors(std::vector<float> probs, std::vector<float> bi, int n) {
+  const std::vector<float> original = probs;
+  std::vector<int> succ_of(n, -1), pred_of(n, -1);
+  auto P = [&](int i, int j) -> float& { return probs[static_cast<size_t>(i) * n + j]; };
+  auto B = [&](int i, int j) -> float& { return bi[static_cast<size_t>(i) * n + j]; };
+  auto argmax = [&](int i) {
+    int best = 0;
+    for (int j = 1; j < n; ++j)
+      if (P(i, j) >= P(i, best)) best = j;  // ties: highest index
+    return best;
+  };
+  auto all_assigned = [&] { return std::all_of(succ_of.begin(), succ_of.end(), [](int s) { return s >= 0; }); };
+  // Each pass either assigns or zeroes an entry, so n*n + n passes always suffice; the guard only
+  // matters for degenerate inputs (rows of zeros), whose words then end their own phrases.
+  for (long pass = 0; !all_assigned() && pass < static_cast<long>(n) * n + n; ++pass) {
+    for (int i = 0; i < n; ++i) {
+      const int j = argmax(i);
+      if (pred_of[j] < 0) {  // unclaimed (also covers j == i)
+        succ_of[i] = j;
+        pred_of[j] = i;
+        continue;
+      }
+      const int o = pred_of[j];
+      if (o == i) continue;                // already ours
+      if (o == j) {                        // j had claimed itself as an end: i takes it
+        succ_of[i] = j;
+        pred_of[j] = i;
+      } else if (j == i) {                 // i wants to end, though another word points to it
+        succ_of[i] = i;
+      } else if (B(j, i) > B(j, o)) {      // j prefers i as predecessor: o loses
+        succ_of[i] = j;
+        pred_of[j] = i;
+        succ_of[o] = -1;
+        P(o, j) = 0;
+        B(j, o) = 0;
+      } else {                             // i loses
+        P(i, j) = 0;
+        B(j, i) = 0;
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    if (succ_of[i] < 0) succ_of[i] = i;
+
+  Decoded d;
+  d.successors = succ_of;
+  // Paths read backwards from each end word, emitted in index order of their ends.
+  std::vector<int> pred(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (succ_of[i] != i) pred[succ_of[i]] = i;
+  std::vector<char> used(n, 0);
+  for (int e = 0; e < n; ++e) {
+    if (succ_of[e] != e) continue;
+    std::vector<int> path{e};
+    used[e] = 1;
+    for (int w = pred[e]; w >= 0 && !used[w]; w = pred[w]) {
+      path.push_back(w);
+      used[w] = 1;
+    }
+    std::reverse(path.begin(), path.end());
+    d.groups.push_back(std::move(path));
+  }
+  // What is left are successor cycles: break each at its weakest link.
+  for (int i = 0; i < n; ++i)
+    if (!used[i]) d.reference_dropped.push_back(i);
+  for (int start : d.reference_dropped) {
+    if (used[start]) continue;
+    std::vector<int> cycle{start};
+    for (int w = succ_of[start]; w != start && !used[w] && cycle.size() <= static_cast<size_t>(n); w = succ_of[w]) cycle.push_back(w);
+    size_t weakest = 0;  // the link cycle[k] -> cycle[k+1] with the lowest original probability
+    for (size_t k = 1; k < cycle.size(); ++k) {
+      const int a = cycle[k], b = cycle[(k + 1) % cycle.size()];
+      const int wa = cycle[weakest], wb = cycle[(weakest + 1) % cycle.size()];
+      if (original[static_cast<size_t>(a) * n + b] < original[static_cast<size_t>(wa) * n + wb]) weakest = k;
+    }
+    std::vector<int> phrase;
+    for (size_t k = 1; k <= cycle.size(); ++k) phrase.push_back(cycle[(weakest + k) % cycle.size()]);
+    for (int w : phrase) used[w] = 1;
+    d.successors[phrase.back()] = phrase.back();
+    d.groups.push_back(std::move(phrase));
+    ++d.cycles_broken;
+  }
+  return d;
+}
+
+}  // namespace light::link

@@ -1,0 +1,25 @@
+// From the model's successor probabilities to phrases (paper Algorithms S1 and S2; reference-notes
+// §5): every word repeatedly claims its most probable successor; when two words claim the same one,
+// the one the claimed word prefers as predecessor (bi_probs) keeps it and the other's entry is zeroed;
+// a word claiming itself ends a phrase. Phrases are then read backwards from their end words.
+//
+// Deliberate difference from the reference: it silently drops words caught in a successor cycle
+// (no word of the cycle ends a phrase). Here each such cycle becomes a phrase, broken at its weakest
+// link (the lowest original successor probability); `cycles_broken` counts them.
+#pragma once
+#include <vector>
+
+namespace light::link {
+
+struct Decoded {
+  std::vector<int> successors;             // successor of each word (itself: end of phrase)
+  std::vector<std::vector<int>> groups;    // phrases in reading order: the reference's, then broken cycles
+  std::vector<int> reference_dropped;      // words the reference would have dropped (sorted)
+  int cycles_broken = 0;
+};
+
+// probs[i][j]: probability that j follows i (row softmax of the logits); bi_probs[i][j]: that j
+// precedes i. Both row-major n x n. Ties in a row's maximum go to the highest index.
+Decoded decode_successors(std::vector<float> probs, std::vector<float> bi_probs, int n);
+
+}  // namespace light::link
