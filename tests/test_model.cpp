@@ -168,3 +168,86 @@ TEST(Model, WrongCheckpointsAreClearErrors) {
   EXPECT_THROW(load_model(dir + "/none"), light::Error);
   std::filesystem::remove_all(dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// light link --model
+// ---------------------------------------------------------------------------------------------
+#include "light/data/synth/synth.h"
+#include "light/model/linker.h"
+#include "light/util/utf8.h"
+
+namespace {
+// The fixture model's folder plus a byte-level tokenizer whose ids (3..258) fit its 1000-word vocabulary.
+std::string model_with_tokenizer(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(fixture("model/config.json"), dir + "/config.json");
+  std::filesystem::copy_file(fixture("model/model.safetensors"), dir + "/model.safetensors");
+  std::vector<int> bs;
+  for (int b = '!'; b <= '~'; ++b) bs.push_back(b);
+  for (int b = 0xA1; b <= 0xAC; ++b) bs.push_back(b);
+  for (int b = 0xAE; b <= 0xFF; ++b) bs.push_back(b);
+  std::vector<char32_t> map(256, 0);
+  std::vector<bool> direct(256, false);
+  for (int b : bs) map[b] = static_cast<char32_t>(b), direct[b] = true;
+  int n = 0;
+  for (int b = 0; b < 256; ++b)
+    if (!direct[b]) map[b] = static_cast<char32_t>(256 + n++);
+  nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
+  for (int b = 0; b < 256; ++b) vocab[utf8_encode(std::u32string(1, map[b]))] = 3 + b;
+  test::write_text(dir + "/vocab.json", vocab.dump());
+  test::write_text(dir + "/merges.txt", "#version: 0.2\nx y\n");
+  return dir;
+}
+
+size_t count_words(const maptext::Dataset& d) {
+  size_t n = 0;
+  for (const auto& t : d) n += t.word_count();
+  return n;
+}
+}  // namespace
+
+TEST(ModelLink, EveryWordOnceWithOneOrManyWindows) {
+  const std::string dir = test::temp_dir();
+  const std::string m = model_with_tokenizer(dir + "/model");
+  synth::SynthOptions so;
+  so.width = so.height = 700;
+  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/syn", 2, 1, false);
+  for (int max_length : {1000, 40}) {
+    SCOPED_TRACE("max_length " + std::to_string(max_length));
+    ModelLinkOptions opt;
+    opt.threads = 2;
+    opt.max_length = max_length;
+    ModelLinkReport report;
+    const auto linked = link_with_model(data, m, dir + "/syn", opt, &report);
+    ASSERT_EQ(linked.size(), data.size());
+    EXPECT_EQ(count_words(linked), count_words(data));
+    EXPECT_EQ(report.words, count_words(data));
+    for (size_t t = 0; t < data.size(); ++t) {
+      std::multiset<std::string> in, got;
+      for (const auto& g : data[t].groups)
+        for (const auto& w : g) in.insert(*w.text + "@" + std::to_string(w.vertices[0].x));
+      for (const auto& g : linked[t].groups)
+        for (const auto& w : g) got.insert(*w.text + "@" + std::to_string(w.vertices[0].x));
+      EXPECT_EQ(in, got) << "tile " << t;
+    }
+    if (max_length == 40) {
+      EXPECT_GT(report.windowed_tiles, 0u);
+    } else {
+      EXPECT_EQ(report.windowed_tiles, 0u);
+    }
+  }
+  // A tokenizer whose ids do not fit the model, and a missing image: clear errors.
+  ModelLinkOptions bad;
+  bad.tokenizer_dir = dir + "/gpt2";
+  std::filesystem::create_directories(bad.tokenizer_dir);
+  test::write_text(bad.tokenizer_dir + "/vocab.json", R"({"Ġ": 5000, "a": 7})");
+  test::write_text(bad.tokenizer_dir + "/merges.txt", "#version: 0.2\nx y\n");
+  try {
+    link_with_model(data, m, dir + "/syn", bad, nullptr);
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("outside the model's vocabulary of 1000"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(link_with_model(data, m, dir + "/nowhere", {}, nullptr), light::Error);
+  std::filesystem::remove_all(dir);
+}

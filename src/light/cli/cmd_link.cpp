@@ -5,6 +5,7 @@
 
 #include "light/cli/commands.h"
 #include "light/link/heuristic.h"
+#include "light/model/linker.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
 
@@ -12,13 +13,31 @@ namespace light::cli {
 
 namespace {
 struct LinkArgs {
-  std::string method, words, out, order = "path";
+  std::string method, model, images, tokenizer, device = "cpu", words, out, order = "path";
+  int max_length = 1000;
   std::vector<double> weights{1.0, 1.0, 1.0};
   int threads = 0;
   bool quiet = false;
 };
 
 void run_link(const LinkArgs& a) {
+  if (!a.model.empty() == !a.method.empty()) throw Error("light link: give either --model DIR or --method distance|mst");
+  if (!a.model.empty()) {
+    if (a.images.empty()) throw Error("--model needs --images DIR (the tiles the words were found on)");
+    model::ModelLinkOptions mo;
+    mo.tokenizer_dir = a.tokenizer;
+    mo.device = a.device;
+    mo.threads = a.threads;
+    mo.max_length = a.max_length;
+    mo.progress = !a.quiet;
+    const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
+    model::ModelLinkReport report;
+    const auto linked = model::link_with_model(data, a.model, a.images, mo, &report);
+    maptext::write_maptext(a.out, linked);
+    std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
+                 report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);
+    return;
+  }
   link::HeuristicOptions opt;
   opt.method = baselines::parse_method(a.method);
   opt.order = link::parse_order(a.order);
@@ -35,7 +54,12 @@ void run_link(const LinkArgs& a) {
 void add_link_command(CLI::App& app) {
   auto args = std::make_shared<LinkArgs>();
   CLI::App* cmd = app.add_subcommand("link", "Link the words of every tile into ordered phrases");
-  cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)")->required();
+  cmd->add_option("--model", args->model, "LIGHT model folder (config.json, model.safetensors, tokenizer files)");
+  cmd->add_option("--images", args->images, "Folder holding the tiles (with --model)");
+  cmd->add_option("--tokenizer", args->tokenizer, "Tokenizer folder, if not in the model folder (with --model)");
+  cmd->add_option("--device", args->device, "cpu | cuda (with --model)")->capture_default_str();
+  cmd->add_option("--max-length", args->max_length, "Token window (with --model)")->capture_default_str();
+  cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)");
   cmd->add_option("--words", args->words, "MapText JSON whose words to link (ground truth or spotter output)")
       ->required();
   cmd->add_option("-o,--out", args->out, "Output MapText JSON (predictions, regrouped)")->required();

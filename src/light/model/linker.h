@@ -1,0 +1,29 @@
+// `light link --model`: every tile through LIGHT, every input word in the output exactly once.
+// (LibTorch stays inside linker.cpp.)
+#pragma once
+#include <string>
+
+#include "light/maptext/maptext.h"
+
+namespace light::model {
+
+struct ModelLinkOptions {
+  std::string tokenizer_dir;  // empty: the model folder (tokenizer.json, or vocab.json + merges.txt)
+  std::string device = "cpu"; // "cpu" or "cuda"
+  int threads = 0;            // LibTorch threads (0 = all cores)
+  int max_length = 1000;      // token window
+  bool progress = false;
+};
+
+struct ModelLinkReport {
+  size_t tiles = 0, words = 0, model_words = 0;
+  size_t windowed_tiles = 0;   // tiles longer than one window (covered by overlapping windows)
+  size_t cycles_broken = 0;    // successor cycles the reference would have dropped
+};
+
+// Links the words of every tile (grouping of the input ignored). Words the model does not see
+// (illegible, truncated, without area) are kept as one-word phrases.
+maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string& model_dir, const std::string& images_dir,
+                                 const ModelLinkOptions& options, ModelLinkReport* report);
+
+}  // namespace light::model
