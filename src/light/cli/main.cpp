@@ -4,9 +4,11 @@
 #include <exception>
 
 #include "light/cli/commands.h"
+#include "light/model/runtime.h"
 #include "light/util/error.h"
 
 int main(int argc, char** argv) {
+  light::model::ensure_fast_blas(argv);
   CLI::App app{"light: link the words found on historical maps into place names (LIGHT, in C++)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "light 0.1.0");

@@ -51,9 +51,13 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
   // Text, with each distinct polygon encoded once.
   out.text_embeddings = m->embeddings(b.input_ids, b.bbox);
   const torch::Tensor flat = b.polygons.reshape({B * T, C});
-  const auto uniq = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
-  const torch::Tensor encoded = m->poly_encoder(std::get<0>(uniq));
-  out.poly_embeddings = encoded.index_select(0, std::get<1>(uniq).flatten()).view({B, T, -1});
+  if (encode_distinct_polygons) {
+    const auto uniq = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
+    const torch::Tensor encoded = m->poly_encoder(std::get<0>(uniq));
+    out.poly_embeddings = encoded.index_select(0, std::get<1>(uniq).flatten()).view({B, T, -1});
+  } else {
+    out.poly_embeddings = m->poly_encoder(flat).view({B, T, -1});
+  }
   out.fused_embeddings = m->poly_layer_norm(out.text_embeddings + out.poly_embeddings);
   // Image patches.
   torch::Tensor v = m->patch_embed->proj(b.pixel_values).flatten(2).transpose(1, 2);

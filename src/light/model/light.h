@@ -62,6 +62,8 @@ struct LightTextLinkingImpl : torch::nn::Module {
   // Eval-mode forward. Polygons are encoded once per distinct polygon (identical results).
   Outputs forward(const Batch& batch, bool keep_layers = false);
   LightModel light{nullptr};
+  // false: run the polygon encoder on every token slot as the reference does (benchmarks only).
+  bool encode_distinct_polygons = true;
   TokenEncoder token_encoder{nullptr};
   MLP predecessor_mlp{nullptr}, successor_mlp{nullptr};
   ModelConfig config;

@@ -44,7 +44,10 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
   // Keys: the CLS and every coordinate >= 0 (negative values, the -100 padding included, are masked).
   const torch::Tensor keep = torch::cat({torch::ones({P, 1}, polygons.options()), (polygons >= 0).to(polygons.dtype())}, 1);
   const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({P, 1, 1, S});
-  for (const auto& m : *encoder->encoder->layer) x = m->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), mask);
+  // Only the CLS output is used: the last layer computes the CLS query alone (same values).
+  const size_t layers = encoder->encoder->layer->size();
+  for (size_t i = 0; i < layers; ++i)
+    x = encoder->encoder->layer[i]->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), mask, i + 1 == layers ? 1 : 0);
   const torch::Tensor cls = x.select(1, 0);
   if (cls_prenorm) *cls_prenorm = cls;
   return norm(cls);

@@ -3,7 +3,9 @@
 #include <dlfcn.h>
 #include <torch/torch.h>
 
+#include <cstdlib>
 #include <thread>
+#include <unistd.h>
 
 namespace light::model {
 
@@ -20,6 +22,27 @@ RuntimeInfo runtime_info() {
     if (const char* name = fn()) info.blas_core = name;
   }
   return info;
+}
+
+std::string blas_core_override(const std::string& detected, bool avx512, bool avx2, const char* user_setting) {
+  if (user_setting && *user_setting) return "";  // the user decided
+  if (detected != "Prescott" && detected != "Core2" && detected != "Nehalem") return "";
+  if (avx512) return "SkylakeX";
+  if (avx2) return "Haswell";
+  return "";
+}
+
+void ensure_fast_blas(char** argv) {
+  using CoreFn = char* (*)();
+  auto fn = reinterpret_cast<CoreFn>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  if (!fn || !fn()) return;
+  __builtin_cpu_init();
+  const std::string force = blas_core_override(fn(), __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx2"),
+                                               std::getenv("OPENBLAS_CORETYPE"));
+  if (force.empty() || std::getenv("LIGHT_BLAS_REEXEC")) return;
+  setenv("OPENBLAS_CORETYPE", force.c_str(), 1);
+  setenv("LIGHT_BLAS_REEXEC", "1", 1);
+  execv("/proc/self/exe", argv);  // on failure, carry on with the slow kernel
 }
 
 void set_threads(int n) {

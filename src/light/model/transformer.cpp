@@ -32,16 +32,19 @@ TransformerLayerImpl::TransformerLayerImpl(int hidden, int heads, int ffn, doubl
   output = register_module("output", DenseNorm(ffn, hidden, eps));
 }
 
-torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask) {
+torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask,
+                                           int64_t query_rows) {
   auto& sa = attention->self;
   const int64_t B = x.size(0), S = x.size(1), h = sa->heads, d = sa->head_dim;
-  auto split = [&](const torch::Tensor& t) { return t.view({B, S, h, d}).permute({0, 2, 1, 3}); };
-  const torch::Tensor q = split(sa->query(x)), k = split(sa->key(x)), v = split(sa->value(x));
+  const int64_t Q = query_rows > 0 ? std::min(query_rows, S) : S;
+  const torch::Tensor xq = Q == S ? x : x.slice(1, 0, Q);
+  auto split = [&](const torch::Tensor& t, int64_t n) { return t.view({B, n, h, d}).permute({0, 2, 1, 3}); };
+  const torch::Tensor q = split(sa->query(xq), Q), k = split(sa->key(x), S), v = split(sa->value(x), S);
   const double scale = std::sqrt(static_cast<double>(d));
   torch::Tensor probs;
   if (style == AttentionStyle::LayoutLMv3) {
     torch::Tensor scores = torch::matmul(q / scale, k.transpose(-1, -2));
-    if (bias.defined()) scores = scores + bias / scale;
+    if (bias.defined()) scores = scores + (Q == S ? bias : bias.slice(2, 0, Q)) / scale;
     if (mask.defined()) scores = scores + mask;
     // CogView PB-relax: (s / 32 - max(s / 32)) * 32, then softmax.
     const double alpha = 32.0;
@@ -53,8 +56,8 @@ torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch:
     if (mask.defined()) scores = scores + mask;
     probs = torch::softmax(scores, -1);
   }
-  const torch::Tensor ctx = torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, S, h * d});
-  const torch::Tensor att = attention->output(ctx, x);
+  const torch::Tensor ctx = torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, Q, h * d});
+  const torch::Tensor att = attention->output(ctx, xq);
   const torch::Tensor inter = torch::gelu(intermediate->dense(att));
   return output(inter, att);
 }

@@ -40,8 +40,10 @@ enum class AttentionStyle { LayoutLMv3, Bert };
 struct TransformerLayerImpl : torch::nn::Module {
   TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle style);
   // x [B, S, H]; bias [B or 1, heads, S, S] added to the scores (LayoutLMv3 only; may be undefined);
-  // mask [B, 1, 1, S] additive (0 or float32 min; may be undefined).
-  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask);
+  // mask [B, 1, 1, S] additive (0 or float32 min; may be undefined). With query_rows = q > 0, only
+  // the first q positions are computed as queries (keys and values still come from all of x): the
+  // output is [B, q, H], identical to the first q rows of the full result.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask, int64_t query_rows = 0);
   Attention attention{nullptr};
   Intermediate intermediate{nullptr};
   DenseNorm output{nullptr};

