@@ -251,3 +251,59 @@ TEST(ModelLink, EveryWordOnceWithOneOrManyWindows) {
   EXPECT_THROW(link_with_model(data, m, dir + "/nowhere", {}, nullptr), light::Error);
   std::filesystem::remove_all(dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// PyTorch checkpoints
+// ---------------------------------------------------------------------------------------------
+#include "light/io/torch_pickle.h"
+
+TEST(Checkpoint, PthEqualsSafetensorsAndLoads) {
+  const auto a = read_pth_state_dict(fixture("model/best_model.pth"));
+  const auto b = read_safetensors_state_dict(fixture("model/model.safetensors"));
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [k, v] : b) {
+    ASSERT_TRUE(a.count(k)) << k;
+    EXPECT_TRUE(torch::equal(a.at(k), v)) << k;
+  }
+  // A folder with config.json + best_model.pth computes what the safetensors model computes.
+  const std::string dir = test::temp_dir();
+  std::filesystem::copy_file(fixture("model/config.json"), dir + "/config.json");
+  std::filesystem::copy_file(fixture("model/best_model.pth"), dir + "/best_model.pth");
+  LightTextLinking m = load_model(dir);
+  for (const auto& p : m->named_parameters()) EXPECT_TRUE(torch::equal(p.value(), b.at(p.key()))) << p.key();
+  test::write_text(dir + "/best_model.pth", "not a zip at all");
+  EXPECT_THROW(load_model(dir), light::Error);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Checkpoint, WrappedTrainingCheckpointsUnwrap) {
+  // {"model_state_dict": OrderedDict({"module.w": tensor([1., 2.])}), "epoch": 5}, as a pickle.
+  const float data[2] = {1.0f, 2.0f};
+  std::string p = "\x80\x02}(X";
+  auto str = [&](const std::string& s) {
+    const uint32_t n = static_cast<uint32_t>(s.size());
+    p += std::string(reinterpret_cast<const char*>(&n), 4) + s;
+  };
+  str("model_state_dict");
+  p += "ccollections\nOrderedDict\n)R(X";
+  str("module.w");
+  p += "ctorch._utils\n_rebuild_tensor_v2\n((X";
+  str("storage");
+  p += "ctorch\nFloatStorage\nX";
+  str("0");
+  p += "X";
+  str("cpu");
+  p += std::string("K\x02tQK\x00K\x02\x85K\x01\x85\x89", 13);
+  p += "ccollections\nOrderedDict\n)RtRuX";
+  str("epoch");
+  p += "K\x05u.";
+  const std::map<std::string, io::PickleStorage> storages{{"0", {reinterpret_cast<const unsigned char*>(data), 8}}};
+  const auto sd = io::state_dict_from_pickle(p, storages, "wrapped.pth");
+  ASSERT_EQ(sd.size(), 1u);
+  ASSERT_TRUE(sd.count("w"));
+  EXPECT_EQ(sd.at("w").shape, (std::vector<int64_t>{2}));
+  EXPECT_EQ(reinterpret_cast<const float*>(sd.at("w").storage)[1], 2.0f);
+  // A storage missing from the archive, and garbage: clear errors.
+  EXPECT_THROW(io::state_dict_from_pickle(p, {}, "wrapped.pth"), light::Error);
+  EXPECT_THROW(io::state_dict_from_pickle("\x80\x02\xff", {}, "junk.pth"), light::Error);
+}

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "light/io/safetensors.h"
+#include "light/io/torch_pickle.h"
 #include "light/util/error.h"
 
 namespace light::model {
@@ -27,6 +28,35 @@ std::map<std::string, torch::Tensor> read_safetensors_state_dict(const std::stri
     out.emplace(name, std::move(x));
   }
   return out;
+}
+
+std::map<std::string, torch::Tensor> read_pth_state_dict(const std::string& path) {
+  const io::PthFile f(path);
+  std::map<std::string, torch::Tensor> out;
+  for (const auto& [name, t] : f.tensors()) {
+    torch::ScalarType st;
+    switch (t.dtype) {
+      case io::DType::F32: st = torch::kFloat32; break;
+      case io::DType::F16: st = torch::kFloat16; break;
+      case io::DType::BF16: st = torch::kBFloat16; break;
+      case io::DType::F64: st = torch::kFloat64; break;
+      case io::DType::I64: st = torch::kInt64; break;
+      case io::DType::I32: st = torch::kInt32; break;
+      case io::DType::U8: st = torch::kUInt8; break;
+      case io::DType::BOOL: st = torch::kBool; break;
+      default: throw Error(path + ": tensor \"" + name + "\": unsupported dtype " + io::dtype_name(t.dtype));
+    }
+    auto* base = const_cast<unsigned char*>(t.storage) + static_cast<size_t>(t.offset) * io::dtype_size(t.dtype);
+    torch::Tensor x = torch::from_blob(base, t.shape, t.stride, st).clone();
+    if (x.is_floating_point()) x = x.to(torch::kFloat32);
+    out.emplace(name, std::move(x));
+  }
+  return out;
+}
+
+std::map<std::string, torch::Tensor> read_state_dict(const std::string& path) {
+  const bool st = path.size() >= 12 && path.compare(path.size() - 12, 12, ".safetensors") == 0;
+  return st ? read_safetensors_state_dict(path) : read_pth_state_dict(path);
 }
 
 namespace {
@@ -75,15 +105,25 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
   throw Error(msg);
 }
 
-LightTextLinking load_model(const std::string& dir) {
+LightTextLinking load_model(const std::string& path) {
   namespace fs = std::filesystem;
-  const fs::path d(dir);
-  if (!fs::is_directory(d)) throw Error(dir + ": not a model folder (expected config.json and model.safetensors)");
-  const ModelConfig config = read_model_config((d / "config.json").string());
-  LightTextLinking model(config);
-  const fs::path weights = d / "model.safetensors";
-  if (!fs::exists(weights)) throw Error(dir + ": no model.safetensors");
-  load_state_dict(*model, read_safetensors_state_dict(weights.string()), weights.string());
+  const fs::path p(path);
+  fs::path weights, config;
+  if (fs::is_directory(p)) {
+    for (const char* name : {"model.safetensors", "best_model.pth", "model.pth"})
+      if (weights.empty() && fs::exists(p / name)) weights = p / name;
+    if (weights.empty()) throw Error(path + ": no weights (expected model.safetensors or best_model.pth)");
+    config = p / "config.json";
+    if (!fs::exists(config)) throw Error(path + ": no config.json");
+  } else if (fs::exists(p)) {
+    weights = p;
+    if (fs::exists(p.parent_path() / "config.json")) config = p.parent_path() / "config.json";
+  } else {
+    throw Error(path + ": no such model folder or weights file");
+  }
+  const ModelConfig c = config.empty() ? ModelConfig{} : read_model_config(config.string());
+  LightTextLinking model(c);
+  load_state_dict(*model, read_state_dict(weights.string()), weights.string());
   model->eval();
   return model;
 }

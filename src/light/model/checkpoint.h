@@ -13,11 +13,20 @@ namespace light::model {
 // Reads every tensor of a .safetensors file as a CPU float32 (F16/BF16/F64 converted) or int64 tensor.
 std::map<std::string, torch::Tensor> read_safetensors_state_dict(const std::string& path);
 
+// Reads a torch.save checkpoint (zip format): a bare state dict, or a wrapped one
+// ({"model_state_dict": ...}); "module." prefixes are removed.
+std::map<std::string, torch::Tensor> read_pth_state_dict(const std::string& path);
+
+// Either format, by extension (.safetensors, else PyTorch zip).
+std::map<std::string, torch::Tensor> read_state_dict(const std::string& path);
+
 // Copies `state` into `module`'s parameters, strictly. Tolerated: buffers Hugging Face does not need
 // (…position_ids, …token_type_ids), and the polygon BERT's unused word table and pooler.
 void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source);
 
-// A model folder: config.json (sizes) + model.safetensors.
-LightTextLinking load_model(const std::string& dir);
+// A model: a folder with config.json (sizes) and model.safetensors or best_model.pth; or a bare
+// weights file (.safetensors / .pth), with the config.json beside it or, failing that, the released
+// LIGHT model's sizes.
+LightTextLinking load_model(const std::string& path);
 
 }  // namespace light::model
