@@ -307,3 +307,47 @@ TEST(Checkpoint, WrappedTrainingCheckpointsUnwrap) {
   EXPECT_THROW(io::state_dict_from_pickle(p, {}, "wrapped.pth"), light::Error);
   EXPECT_THROW(io::state_dict_from_pickle("\x80\x02\xff", {}, "junk.pth"), light::Error);
 }
+
+TEST(Checkpoint, LayoutLMv3BackboneFromAHuggingFaceFolder) {
+  // A Hugging Face-style folder made from the fixture's backbone: "layoutlmv3."-prefixed keys, a
+  // 514-row position table and one token type, a flat config.json.
+  const std::string dir = test::temp_dir();
+  const io::SafeTensorsFile full(fixture("model/model.safetensors"));
+  std::map<std::string, io::Tensor> hf;
+  for (const auto& [k, v] : full.tensors()) {
+    if (k.rfind("light.", 0) != 0 || k.rfind("light.poly", 0) == 0) continue;
+    std::vector<int64_t> shape(v.shape.begin(), v.shape.end());
+    size_t bytes = v.nbytes;
+    if (k == "light.embeddings.position_embeddings.weight") shape[0] = 514, bytes = 514 * shape[1] * 4;
+    if (k == "light.embeddings.token_type_embeddings.weight") shape[0] = 1, bytes = shape[1] * 4;
+    hf["layoutlmv3." + k.substr(6)] = io::Tensor{v.dtype, shape, std::vector<unsigned char>(v.data, v.data + bytes)};
+  }
+  io::write_safetensors(dir + "/model.safetensors", hf);
+  auto cfg = nlohmann::json::parse(read_file(fixture("model/config.json")))["layoutlmv3"];
+  cfg["model_type"] = "layoutlmv3";
+  cfg["max_position_embeddings"] = 514;
+  cfg["type_vocab_size"] = 1;
+  test::write_text(dir + "/config.json", cfg.dump());
+
+  ModelConfig c = config_from_layoutlmv3(dir + "/config.json");
+  EXPECT_EQ(c.layoutlmv3.max_position_embeddings, 1024);
+  EXPECT_EQ(c.layoutlmv3.type_vocab_size, 2);
+  c.poly = read_model_config(fixture("model/config.json")).poly;
+  LightTextLinking m(c);
+  const torch::Tensor poly_before = m->light->poly_encoder->cls_token.clone();
+  const BackboneReport r = load_layoutlmv3_backbone(m, dir);
+  EXPECT_EQ(std::set<std::string>(r.reinitialised.begin(), r.reinitialised.end()),
+            (std::set<std::string>{"light.embeddings.position_embeddings.weight", "light.embeddings.token_type_embeddings.weight"}));
+  const auto ref = read_safetensors_state_dict(fixture("model/model.safetensors"));
+  EXPECT_TRUE(torch::equal(m->light->encoder->rel_pos_bias->weight, ref.at("light.encoder.rel_pos_bias.weight")));
+  EXPECT_TRUE(torch::equal(m->light->patch_embed->proj->weight, ref.at("light.patch_embed.proj.weight")));
+  EXPECT_TRUE(torch::equal(m->light->poly_encoder->cls_token, poly_before));  // not part of LayoutLMv3
+  const auto pos = m->light->embeddings->position_embeddings->weight;
+  EXPECT_EQ(pos[1].abs().sum().item<float>(), 0.0f);  // the padding row
+  EXPECT_NEAR(pos.std().item<double>(), 0.02, 0.002);
+  EXPECT_GT(r.loaded, 30u);
+  // A folder without a backbone's keys.
+  io::write_safetensors(dir + "/model.safetensors", {{"foo", io::Tensor::f32({1}, {0.f})}});
+  EXPECT_THROW(load_layoutlmv3_backbone(m, dir), light::Error);
+  std::filesystem::remove_all(dir);
+}

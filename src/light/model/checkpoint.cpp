@@ -105,6 +105,51 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
   throw Error(msg);
 }
 
+BackboneReport load_layoutlmv3_backbone(LightTextLinking& model, const std::string& hf_dir) {
+  namespace fs = std::filesystem;
+  const fs::path d(hf_dir);
+  fs::path weights;
+  for (const char* name : {"model.safetensors", "pytorch_model.bin"})
+    if (weights.empty() && fs::exists(d / name)) weights = d / name;
+  if (weights.empty()) throw Error(hf_dir + ": no model.safetensors or pytorch_model.bin");
+  const auto state = read_state_dict(weights.string());
+  std::map<std::string, torch::Tensor> mapped;
+  for (const auto& [k, v] : state) {
+    std::string key = k.rfind("layoutlmv3.", 0) == 0 ? k.substr(11) : k;
+    mapped["light." + key] = v;
+  }
+  torch::NoGradGuard no_grad;
+  BackboneReport report;
+  std::vector<std::string> missing, mismatched;
+  const int64_t pad = model->config.layoutlmv3.pad_token_id;
+  for (auto& p : model->light->named_parameters(/*recurse=*/true)) {
+    const std::string name = "light." + p.key();
+    if (name.rfind("light.poly_encoder.", 0) == 0 || name.rfind("light.poly_layer_norm.", 0) == 0) continue;  // not LayoutLMv3
+    auto it = mapped.find(name);
+    const bool resizable = name == "light.embeddings.position_embeddings.weight" || name == "light.embeddings.token_type_embeddings.weight";
+    if (it != mapped.end() && it->second.sizes() == p.value().sizes()) {
+      p.value().copy_(it->second);
+      ++report.loaded;
+    } else if (resizable) {
+      p.value().normal_(0.0, 0.02);
+      if (name == "light.embeddings.position_embeddings.weight") p.value()[pad].zero_();
+      report.reinitialised.push_back(name);
+    } else if (it == mapped.end()) {
+      missing.push_back(name);
+    } else {
+      mismatched.push_back(name + " (checkpoint " + shape_str(it->second) + ", model " + shape_str(p.value()) + ")");
+    }
+  }
+  if (!missing.empty() || !mismatched.empty()) {
+    std::string msg = weights.string() + ": not a LayoutLMv3 backbone of these sizes:";
+    for (const auto& m : mismatched) msg += "\n  shapes differ: " + m;
+    for (size_t i = 0; i < missing.size() && i < 12; ++i) msg += "\n  missing: " + missing[i];
+    if (missing.size() > 12) msg += "\n  ... and " + std::to_string(missing.size() - 12) + " more missing";
+    throw Error(msg);
+  }
+  return report;
+}
+
 LightTextLinking load_model(const std::string& path) {
   namespace fs = std::filesystem;
   const fs::path p(path);

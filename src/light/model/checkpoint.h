@@ -24,6 +24,16 @@ std::map<std::string, torch::Tensor> read_state_dict(const std::string& path);
 // (…position_ids, …token_type_ids), and the polygon BERT's unused word table and pooler.
 void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source);
 
+// Initialises model->light from a Hugging Face LayoutLMv3 folder (config.json + model.safetensors or
+// pytorch_model.bin; keys with or without "layoutlmv3."). Every backbone parameter must be present;
+// the 1-D position and token-type tables, whose sizes differ from layoutlmv3-base's (514 and 1), are
+// re-initialised as the reference does (normal, std 0.02, padding row zero) and listed.
+struct BackboneReport {
+  size_t loaded = 0;
+  std::vector<std::string> reinitialised;
+};
+BackboneReport load_layoutlmv3_backbone(LightTextLinking& model, const std::string& hf_dir);
+
 // A model: a folder with config.json (sizes) and model.safetensors or best_model.pth; or a bare
 // weights file (.safetensors / .pth), with the config.json beside it or, failing that, the released
 // LIGHT model's sizes.

@@ -21,13 +21,33 @@ void get(const nlohmann::json& j, const char* key, T& out, const std::string& wh
 }
 }  // namespace
 
-ModelConfig read_model_config(const std::string& path) {
-  nlohmann::json j;
+namespace {
+ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path);
+nlohmann::json read_json(const std::string& path) {
   try {
-    j = nlohmann::json::parse(read_file(path));
+    return nlohmann::json::parse(read_file(path));
   } catch (const nlohmann::json::parse_error& e) {
     throw Error(path + ": not valid JSON: " + e.what());
   }
+}
+}  // namespace
+
+ModelConfig read_model_config(const std::string& path) { return parse_model_config(read_json(path), path); }
+
+ModelConfig config_from_layoutlmv3(const std::string& path) {
+  nlohmann::json hf = read_json(path);
+  if (!hf.is_object()) throw Error(path + ": expected a JSON object");
+  if (hf.contains("model_type") && hf["model_type"] != "layoutlmv3")
+    throw Error(path + ": model_type is " + hf["model_type"].dump() + ", expected \"layoutlmv3\"");
+  hf["max_position_embeddings"] = 1024;
+  hf["type_vocab_size"] = 2;
+  const int hidden = hf.value("hidden_size", 768);
+  nlohmann::json wrapped = {{"layoutlmv3", hf}, {"poly_encoder", {{"emb_dim", hidden}}}};
+  return parse_model_config(wrapped, path);
+}
+
+namespace {
+ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path) {
   ModelConfig c;
   if (!j.is_object()) throw Error(path + ": expected a JSON object");
   if (j.contains("layoutlmv3")) {
@@ -92,5 +112,6 @@ ModelConfig read_model_config(const std::string& path) {
     throw Error(path + ": poly_encoder.bert.max_position_embeddings must be at least num_coords + 1");
   return c;
 }
+}  // namespace
 
 }  // namespace light::model

@@ -41,4 +41,8 @@ struct ModelConfig {
 // light::Error naming the file and the key.
 ModelConfig read_model_config(const std::string& path);
 
+// The LIGHT sizes for a Hugging Face LayoutLMv3 folder's (flat) config.json: its LayoutLMv3 sizes, with
+// 1024 positions and 2 token types as LIGHT builds the backbone, and the default polygon encoder.
+ModelConfig config_from_layoutlmv3(const std::string& hf_config_path);
+
 }  // namespace light::model
