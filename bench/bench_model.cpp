@@ -3,6 +3,7 @@
 //   Distinct:  light's forward: text padding dropped, each distinct polygon encoded once.
 //   PerToken:  the polygon encoder run on every real token slot.
 //   Reference: the reference's layout: 1000 token slots (padding included), polygons per slot.
+//   DistinctQuads: as Distinct, with 4-point polygons (MapText ground truth's usual shape).
 // Arg = LibTorch threads. Peak memory: run one benchmark per process (--benchmark_filter).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -68,12 +69,13 @@ double peak_mib() {
   return u.ru_maxrss / 1024.0;
 }
 
-void run(benchmark::State& state, bool distinct, bool reference_slots) {
+void run(benchmark::State& state, bool distinct, bool reference_slots, bool quads = false) {
   torch::set_num_threads(static_cast<int>(state.range(0)));
   torch::NoGradGuard no_grad;
   auto& f = fx();
   f.net->encode_distinct_polygons = distinct;
-  const model::Batch b = f.batch(reference_slots ? 1000 : f.in.real_tokens);
+  model::Batch b = f.batch(reference_slots ? 1000 : f.in.real_tokens);
+  if (quads) b.polygons.slice(2, 8, 32).fill_(-100.0f);  // 4-point polygons, as MapText ground truth has
   for (auto _ : state) benchmark::DoNotOptimize(f.net->forward(b).tiles[0].logits);
   state.counters["words"] = static_cast<double>(f.in.words.size());
   state.counters["tokens"] = f.in.real_tokens;
@@ -82,9 +84,11 @@ void run(benchmark::State& state, bool distinct, bool reference_slots) {
 void BM_ForwardDistinct(benchmark::State& s) { run(s, true, false); }
 void BM_ForwardPerToken(benchmark::State& s) { run(s, false, false); }
 void BM_ForwardReference(benchmark::State& s) { run(s, false, true); }
+void BM_ForwardDistinctQuads(benchmark::State& s) { run(s, true, false, true); }
 BENCHMARK(BM_ForwardDistinct)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_ForwardPerToken)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_ForwardReference)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_ForwardDistinctQuads)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 }  // namespace
 
 BENCHMARK_MAIN();

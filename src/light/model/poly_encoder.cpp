@@ -1,6 +1,7 @@
 #include "light/model/poly_encoder.h"
 
-#include <limits>
+#include <set>
+
 
 namespace light::model {
 
@@ -31,26 +32,40 @@ PolyEncoderImpl::PolyEncoderImpl(const PolyEncoderConfig& c) : config(c) {
 }
 
 torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Tensor* cls_prenorm) {
-  const int64_t P = polygons.size(0), C = polygons.size(1), H = config.emb_dim;
-  const int64_t S = C + 1;
-  torch::Tensor x = coord_embedding(polygons.unsqueeze(-1));                 // [P, C, H]
-  x = torch::cat({cls_token.expand({P, 1, H}), x}, 1);                      // [P, S, H]
-  x = x + position_embedding->weight.slice(0, 0, S).unsqueeze(0);
-  // BERT embeddings with inputs_embeds: + token type 0, + its own absolute positions, LayerNorm.
+  // Masked coordinates (negative values, the -100 padding included) are never attended by any query,
+  // so they cannot affect the CLS output: each polygon runs on the CLS and its valid coordinates only,
+  // every token keeping its absolute positions. Polygons are grouped by their number of valid values.
+  const int64_t P = polygons.size(0), H = config.emb_dim;
+  const torch::Tensor valid = polygons >= 0;
+  const torch::Tensor counts = valid.sum(1).to(torch::kCPU);
+  torch::Tensor out = torch::empty({P, H}, polygons.options());
+  torch::Tensor pre = cls_prenorm ? torch::empty({P, H}, polygons.options()) : torch::Tensor();
   auto& emb = encoder->embeddings;
-  x = x + emb->token_type_embeddings->weight[0];
-  x = x + emb->position_embeddings->weight.slice(0, 0, S).unsqueeze(0);
-  x = emb->LayerNorm(x);
-  // Keys: the CLS and every coordinate >= 0 (negative values, the -100 padding included, are masked).
-  const torch::Tensor keep = torch::cat({torch::ones({P, 1}, polygons.options()), (polygons >= 0).to(polygons.dtype())}, 1);
-  const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({P, 1, 1, S});
-  // Only the CLS output is used: the last layer computes the CLS query alone (same values).
   const size_t layers = encoder->encoder->layer->size();
-  for (size_t i = 0; i < layers; ++i)
-    x = encoder->encoder->layer[i]->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), mask, i + 1 == layers ? 1 : 0);
-  const torch::Tensor cls = x.select(1, 0);
-  if (cls_prenorm) *cls_prenorm = cls;
-  return norm(cls);
+  std::set<int64_t> distinct;
+  for (int64_t i = 0; i < P; ++i) distinct.insert(counts[i].item<int64_t>());
+  for (const int64_t n : distinct) {
+    const torch::Tensor rows = torch::nonzero(counts.eq(n)).flatten().to(polygons.device());
+    const int64_t G = rows.size(0);
+    // Positions (1-based: 0 is the CLS) and values of each polygon's valid coordinates.
+    const torch::Tensor cols = torch::nonzero(valid.index_select(0, rows)).select(1, 1).view({G, n});
+    const torch::Tensor values = polygons.index_select(0, rows).gather(1, cols);
+    torch::Tensor x = torch::cat({cls_token.expand({G, 1, H}), coord_embedding(values.unsqueeze(-1))}, 1);  // [G, 1+n, H]
+    const torch::Tensor positions = torch::cat({torch::zeros({G, 1}, cols.options()), cols + 1}, 1);
+    // The module's and BERT's absolute positions and token type 0, then BERT's LayerNorm.
+    x = x + position_embedding(positions);
+    x = x + emb->token_type_embeddings->weight[0];
+    x = x + emb->position_embeddings(positions);
+    x = emb->LayerNorm(x);
+    // Only the CLS output is used: the last layer computes the CLS query alone (same values).
+    for (size_t i = 0; i < layers; ++i)
+      x = encoder->encoder->layer[i]->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), torch::Tensor(), i + 1 == layers ? 1 : 0);
+    const torch::Tensor cls = x.select(1, 0);
+    out.index_copy_(0, rows, norm(cls));
+    if (cls_prenorm) pre.index_copy_(0, rows, cls);
+  }
+  if (cls_prenorm) *cls_prenorm = pre;
+  return out;
 }
 
 }  // namespace light::model
