@@ -351,3 +351,36 @@ TEST(Checkpoint, LayoutLMv3BackboneFromAHuggingFaceFolder) {
   EXPECT_THROW(load_layoutlmv3_backbone(m, dir), light::Error);
   std::filesystem::remove_all(dir);
 }
+
+// The parity harness as users run it: `light forward` on the fixture inputs, from either weights file.
+TEST(Model, LightForwardCommandMatchesTheFixtures) {
+  const std::string dir = test::temp_dir();
+  for (const std::string weights : {"model.safetensors", "best_model.pth"}) {
+    SCOPED_TRACE(weights);
+    const std::string m = dir + "/" + weights + ".model";
+    std::filesystem::create_directories(m);
+    std::filesystem::copy_file(fixture("model/config.json"), m + "/config.json");
+    std::filesystem::copy_file(fixture("model/" + weights), m + "/" + weights);
+    const std::string out = dir + "/" + weights + ".out.safetensors";
+    const std::string cmd = std::string(LIGHT_BINARY) + " forward --threads 2 --model '" + m + "' --inputs '" +
+                            fixture("model/inputs.safetensors") + "' --out '" + out + "' 2>/dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    const io::SafeTensorsFile got(out), want(fixture("model/outputs.safetensors"));
+    const std::vector<std::pair<std::string, double>> tol{
+        {"text_embeddings", 1e-5}, {"poly_embeddings", 1e-5}, {"fused_embeddings", 1e-5}, {"visual_embeddings", 1e-5},
+        {"final_hidden_text", 5e-5}, {"first_token_hidden", 5e-5}, {"word_embeddings", 5e-5}, {"logits", 1e-4},
+        {"bi_logits", 1e-4}, {"probs", 1e-5}, {"bi_probs", 1e-5}};
+    for (const std::string tile : {"tile0", "tile1", "tile2"})
+      for (const auto& [name, t] : tol) {
+        const torch::Tensor g = tensor(got, tile + "." + name);
+        const torch::Tensor w = tensor(want, tile + "." + name).slice(0, 0, g.size(0));  // text rows: real tokens
+        EXPECT_LT(max_diff(g, w), t) << tile << "." << name;
+      }
+    for (const std::string tile : {"tile0", "tile1", "tile2"})
+      for (const std::string loss : {"base_loss", "bidirection_loss", "focal_loss"}) {
+        const double w = tensor(want, tile + "." + loss).item<double>();
+        EXPECT_NEAR(tensor(got, tile + "." + loss).item<double>(), w, 1e-4 * std::abs(w)) << tile << "." << loss;
+      }
+  }
+  std::filesystem::remove_all(dir);
+}
