@@ -193,29 +193,7 @@ TEST(ModelInputs, WordsBeyondTheWindowAreReportedAndWindowsCoverAll) {
 // ---------------------------------------------------------------------------------------------
 #include "light/data/prepare.h"
 #include "light/data/synth/synth.h"
-#include "light/util/utf8.h"
 
-namespace {
-// A byte-level vocabulary with no merges beyond one: every byte is its own token (ids 3..258).
-std::string byte_level_tokenizer(const std::string& dir) {
-  std::vector<int> bs;
-  for (int b = '!'; b <= '~'; ++b) bs.push_back(b);
-  for (int b = 0xA1; b <= 0xAC; ++b) bs.push_back(b);
-  for (int b = 0xAE; b <= 0xFF; ++b) bs.push_back(b);
-  std::vector<char32_t> map(256, 0);
-  std::vector<bool> direct(256, false);
-  for (int b : bs) map[b] = static_cast<char32_t>(b), direct[b] = true;
-  int n = 0;
-  for (int b = 0; b < 256; ++b)
-    if (!direct[b]) map[b] = static_cast<char32_t>(256 + n++);
-  nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
-  for (int b = 0; b < 256; ++b) vocab[utf8_encode(std::u32string(1, map[b]))] = 3 + b;
-  std::filesystem::create_directories(dir);
-  test::write_text(dir + "/vocab.json", vocab.dump());
-  test::write_text(dir + "/merges.txt", "#version: 0.2\nx y\n");
-  return dir;
-}
-}  // namespace
 
 TEST(Prepare, WritesEveryTilesInputsAndReportsLongTiles) {
   const std::string dir = test::temp_dir();
@@ -223,7 +201,7 @@ TEST(Prepare, WritesEveryTilesInputsAndReportsLongTiles) {
   so.width = so.height = 600;
   const synth::Gazetteer names("");
   const auto data = synth::synthesize(names, so, dir + "/syn", 2, 1, false);
-  const auto tok = text::BpeTokenizer::from_folder(byte_level_tokenizer(dir + "/tok"));
+  const auto tok = text::BpeTokenizer::from_folder(test::write_byte_level_tokenizer(dir + "/tok"));
   data::PrepareOptions opt;
   opt.max_length = 1000;
   auto report = data::prepare(data, dir + "/syn", tok, dir + "/in.safetensors", opt);

@@ -174,7 +174,6 @@ TEST(Model, WrongCheckpointsAreClearErrors) {
 // ---------------------------------------------------------------------------------------------
 #include "light/data/synth/synth.h"
 #include "light/model/linker.h"
-#include "light/util/utf8.h"
 
 namespace {
 // The fixture model's folder plus a byte-level tokenizer whose ids (3..258) fit its 1000-word vocabulary.
@@ -182,20 +181,7 @@ std::string model_with_tokenizer(const std::string& dir) {
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(fixture("model/config.json"), dir + "/config.json");
   std::filesystem::copy_file(fixture("model/model.safetensors"), dir + "/model.safetensors");
-  std::vector<int> bs;
-  for (int b = '!'; b <= '~'; ++b) bs.push_back(b);
-  for (int b = 0xA1; b <= 0xAC; ++b) bs.push_back(b);
-  for (int b = 0xAE; b <= 0xFF; ++b) bs.push_back(b);
-  std::vector<char32_t> map(256, 0);
-  std::vector<bool> direct(256, false);
-  for (int b : bs) map[b] = static_cast<char32_t>(b), direct[b] = true;
-  int n = 0;
-  for (int b = 0; b < 256; ++b)
-    if (!direct[b]) map[b] = static_cast<char32_t>(256 + n++);
-  nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
-  for (int b = 0; b < 256; ++b) vocab[utf8_encode(std::u32string(1, map[b]))] = 3 + b;
-  test::write_text(dir + "/vocab.json", vocab.dump());
-  test::write_text(dir + "/merges.txt", "#version: 0.2\nx y\n");
+  test::write_byte_level_tokenizer(dir);
   return dir;
 }
 

@@ -19,6 +19,10 @@ struct RunResult {
   std::string out, err;
 };
 
+// A tokenizer folder (vocab.json + merges.txt) in which every byte is its own token, ids 3..258
+// (<s> 0, <pad> 1, </s> 2): fits small test models' vocabularies. Returns `dir`.
+std::string write_byte_level_tokenizer(const std::string& dir);
+
 // Runs `light ARGS` (ARGS is a shell fragment) and captures exit code, stdout and stderr.
 RunResult run_light(const std::string& args);
 

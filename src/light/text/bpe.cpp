@@ -37,22 +37,21 @@ bool is_other(char32_t c) { return !is_space(c) && !is_letter(c) && !is_number(c
 
 }  // namespace
 
-BpeTokenizer::BpeTokenizer() {
-  // GPT-2's bytes_to_unicode: printable bytes stand for themselves, the rest map to U+0100 onwards.
-  std::vector<int> bs;
-  for (int b = '!'; b <= '~'; ++b) bs.push_back(b);
-  for (int b = 0xA1; b <= 0xAC; ++b) bs.push_back(b);
-  for (int b = 0xAE; b <= 0xFF; ++b) bs.push_back(b);
-  std::array<char32_t, 256> map{};
-  std::vector<bool> direct(256, false);
-  for (int b : bs) map[b] = static_cast<char32_t>(b), direct[b] = true;
+std::array<std::string, 256> BpeTokenizer::byte_symbols() {
+  // Printable bytes stand for themselves; the others map to U+0100 onwards, in byte order.
+  std::array<std::string, 256> out;
+  std::array<bool, 256> direct{};
+  for (int b = '!'; b <= '~'; ++b) direct[b] = true;
+  for (int b = 0xA1; b <= 0xAC; ++b) direct[b] = true;
+  for (int b = 0xAE; b <= 0xFF; ++b) direct[b] = true;
   int n = 0;
   for (int b = 0; b < 256; ++b)
-    if (!direct[b]) map[b] = static_cast<char32_t>(256 + n++);
-  for (int b = 0; b < 256; ++b) {
-    byte_to_char_[b] = utf8_encode(std::u32string(1, map[b]));
-    char_to_byte_[byte_to_char_[b]] = static_cast<uint8_t>(b);
-  }
+    out[b] = utf8_encode(std::u32string(1, direct[b] ? static_cast<char32_t>(b) : static_cast<char32_t>(256 + n++)));
+  return out;
+}
+
+BpeTokenizer::BpeTokenizer() : byte_to_char_(byte_symbols()) {
+  for (int b = 0; b < 256; ++b) char_to_byte_[byte_to_char_[b]] = static_cast<uint8_t>(b);
 }
 
 std::vector<std::string> BpeTokenizer::pre_tokenize(const std::string& text) {

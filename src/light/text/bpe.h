@@ -30,6 +30,9 @@ class BpeTokenizer {
   static std::vector<std::string> pre_tokenize(const std::string& text);
   std::string decode(const std::vector<int64_t>& ids) const;
 
+  // GPT-2's printable stand-ins for the 256 byte values (UTF-8): bytes_to_unicode.
+  static std::array<std::string, 256> byte_symbols();
+
   // Id of a token (e.g. "<s>", "<mask>"); -1 if absent.
   int64_t token_id(const std::string& token) const;
   size_t vocab_size() const { return vocab_.size(); }
