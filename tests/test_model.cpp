@@ -370,3 +370,112 @@ TEST(Model, LightForwardCommandMatchesTheFixtures) {
   }
   std::filesystem::remove_all(dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Modality variants, loss switches, gradients
+// ---------------------------------------------------------------------------------------------
+#include "light/data/inputs.h"
+
+namespace {
+ModelConfig tiny_config(Modalities m) {
+  ModelConfig c;
+  auto& l = c.layoutlmv3;
+  l.vocab_size = 40, l.hidden_size = 16, l.num_hidden_layers = 1, l.num_attention_heads = 2, l.intermediate_size = 32;
+  l.max_position_embeddings = 64, l.coordinate_size = 2, l.shape_size = 4, l.input_size = 32, l.patch_size = 16;
+  c.poly.emb_dim = 16, c.poly.num_hidden_layers = 1, c.poly.num_attention_heads = 2, c.poly.intermediate_size = 32;
+  c.modalities = m;
+  return c;
+}
+
+// One tile: <s>, five one-token words in two phrases, </s>.
+Batch tiny_batch(torch::ScalarType dtype, uint64_t seed) {
+  torch::manual_seed(seed);
+  const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
+  Batch b;
+  b.input_ids = torch::tensor({0, 5, 9, 13, 17, 21, 2}, i64).unsqueeze(0);
+  torch::Tensor xy = torch::randint(0, 900, {1, 7, 2}, i64);
+  b.bbox = torch::cat({xy, xy + torch::randint(5, 100, {1, 7, 2}, i64)}, 2);
+  b.attention_mask = torch::ones({1, 7}, i64);
+  b.polygons = torch::rand({1, 7, 32}, torch::TensorOptions().dtype(dtype));
+  b.polygons.slice(2, 12, 32).fill_(-100);
+  b.pixel_values = torch::rand({1, 3, 32, 32}, torch::TensorOptions().dtype(dtype)) * 2 - 1;
+  b.first_token_indices = {torch::tensor({1, 2, 3, 4, 5}, i64)};
+  b.word_labels = {torch::tensor({data::word_label(0, 1), data::word_label(0, 2), data::word_label(0, 3),
+                                  data::word_label(1, 1), data::word_label(1, 2)}, i64)};
+  return b;
+}
+}  // namespace
+
+TEST(Model, ModalityVariantsSeeOnlyTheirInputs) {
+  torch::NoGradGuard no_grad;
+  for (Modalities m : {Modalities::G, Modalities::L, Modalities::LI, Modalities::LIG}) {
+    SCOPED_TRACE(modalities_name(m));
+    torch::manual_seed(1);
+    LightTextLinking net(tiny_config(m));
+    net->eval();
+    const Batch b = tiny_batch(torch::kFloat32, 2);
+    const torch::Tensor base = net->forward(b).tiles[0].logits;
+    ASSERT_EQ(base.sizes(), (std::vector<int64_t>{5, 5}));
+    auto changes = [&](auto edit) {
+      Batch c = b;
+      c.input_ids = b.input_ids.clone(), c.bbox = b.bbox.clone(), c.polygons = b.polygons.clone(), c.pixel_values = b.pixel_values.clone();
+      edit(c);
+      return !torch::allclose(net->forward(c).tiles[0].logits, base);
+    };
+    const bool text = changes([](Batch& c) { c.input_ids[0][2] = 30; });
+    const bool layout = changes([](Batch& c) { c.bbox[0][3] += 50; });
+    const bool image = changes([](Batch& c) { c.pixel_values.mul_(-1); });
+    const bool polygon = changes([](Batch& c) { c.polygons[0][3][0] += 0.3; });
+    EXPECT_EQ(text, m != Modalities::G);
+    EXPECT_EQ(layout, m == Modalities::LI || m == Modalities::LIG);
+    EXPECT_EQ(image, m == Modalities::LI || m == Modalities::LIG);
+    EXPECT_EQ(polygon, m == Modalities::G || m == Modalities::LIG);
+  }
+}
+
+TEST(Model, GradientsMatchFiniteDifferences) {
+  torch::manual_seed(3);
+  LightTextLinking net(tiny_config(Modalities::LIG));
+  net->to(torch::kFloat64);
+  Batch b = tiny_batch(torch::kFloat64, 4);
+  const LossSwitches all{true, true};
+  auto loss = [&] { return net->forward(b).tiles[0].total_loss(all); };
+  net->zero_grad();
+  loss().backward();
+  const auto params = net->named_parameters();
+  const std::vector<std::pair<std::string, std::vector<int64_t>>> probes{
+      {"successor_mlp.layers.0.weight", {0, 1}},
+      {"predecessor_mlp.layers.4.bias", {3}},
+      {"token_encoder.layer_norm.weight", {2}},
+      {"light.encoder.layer.0.attention.self.query.weight", {2, 5}},
+      {"light.encoder.layer.0.output.dense.weight", {1, 7}},
+      {"light.embeddings.word_embeddings.weight", {9, 1}},
+      {"light.poly_encoder.coord_embedding.weight", {3, 0}},
+      {"light.poly_encoder.encoder.encoder.layer.0.intermediate.dense.weight", {4, 2}},
+      {"light.patch_embed.proj.weight", {0, 1, 2, 3}},
+      {"light.pos_embed", {0, 2, 5}}};
+  torch::NoGradGuard no_grad;
+  for (const auto& [name, at] : probes) {
+    SCOPED_TRACE(name);
+    torch::Tensor p = params[name];
+    torch::Tensor entry = p;
+    for (int64_t k : at) entry = entry[k];
+    const double analytic = p.grad().defined() ? [&] {
+      torch::Tensor g = p.grad();
+      for (int64_t k : at) g = g[k];
+      return g.item<double>();
+    }() : 0.0;
+    const double h = 1e-6, orig = entry.item<double>();
+    entry.fill_(orig + h);
+    const double up = loss().item<double>();
+    entry.fill_(orig - h);
+    const double down = loss().item<double>();
+    entry.fill_(orig);
+    const double numeric = (up - down) / (2 * h);
+    EXPECT_NEAR(analytic, numeric, 1e-6 + 1e-5 * std::abs(numeric));
+    EXPECT_GT(std::abs(numeric), 1e-9) << "probe does not affect the loss";
+  }
+  // The relative-position tables stay frozen, as in the reference.
+  const torch::Tensor g = params["light.encoder.rel_pos_bias.weight"].grad();
+  EXPECT_TRUE(!g.defined() || g.abs().sum().item<double>() == 0.0);
+}

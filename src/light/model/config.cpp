@@ -21,6 +21,23 @@ void get(const nlohmann::json& j, const char* key, T& out, const std::string& wh
 }
 }  // namespace
 
+Modalities parse_modalities(const std::string& name) {
+  if (name == "G") return Modalities::G;
+  if (name == "L") return Modalities::L;
+  if (name == "LI") return Modalities::LI;
+  if (name == "LIG") return Modalities::LIG;
+  throw Error("modalities: expected G, L, LI or LIG, got \"" + name + "\"");
+}
+
+const char* modalities_name(Modalities m) {
+  switch (m) {
+    case Modalities::G: return "G";
+    case Modalities::L: return "L";
+    case Modalities::LI: return "LI";
+    default: return "LIG";
+  }
+}
+
 namespace {
 ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path);
 nlohmann::json read_json(const std::string& path) {
@@ -99,6 +116,20 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   if (j.contains("loss")) {
     get(j["loss"], "focal_alpha", c.focal_alpha, path + ": loss");
     get(j["loss"], "focal_gamma", c.focal_gamma, path + ": loss");
+    if (j["loss"].contains("aux_losses")) {
+      const auto& aux = j["loss"]["aux_losses"];
+      if (!aux.is_array()) throw Error(path + ": loss.aux_losses: expected a list");
+      c.losses = {false, false};
+      for (const auto& a : aux) {
+        if (a == "bidirection") c.losses.bidirection = true;
+        else if (a == "focal") c.losses.focal = true;
+        else throw Error(path + ": loss.aux_losses: unknown loss " + a.dump() + " (bidirection, focal)");
+      }
+    }
+  }
+  if (j.contains("modalities")) {
+    if (!j["modalities"].is_string()) throw Error(path + ": modalities: expected \"G\", \"L\", \"LI\" or \"LIG\"");
+    c.modalities = parse_modalities(j["modalities"].get<std::string>());
   }
   const auto& m = c.layoutlmv3;
   if (m.hidden_size % m.num_attention_heads != 0)

@@ -24,12 +24,26 @@ struct PolyEncoderConfig {
   double final_layer_norm_eps = 1e-5;
 };
 
+// The paper's modality ablation: G = polygons only (polygon encoder + head), L = text only (no image,
+// no layout, no polygons), LI = LayoutLMv3 (text, boxes, image), LIG = LIGHT (all three; the default).
+enum class Modalities { G, L, LI, LIG };
+Modalities parse_modalities(const std::string& name);
+const char* modalities_name(Modalities m);
+
+// The paper's loss ablation: successor cross-entropy always, plus the predecessor ("bidirection")
+// cross-entropy and the focal terms when switched on (the released model: both).
+struct LossSwitches {
+  bool bidirection = true, focal = true;
+};
+
 struct ModelConfig {
   LayoutLMv3Config layoutlmv3;
   PolyEncoderConfig poly;
   double fusion_layer_norm_eps = 1e-5;
   double head_layer_norm_eps = 1e-5;
   double focal_alpha = 0.25, focal_gamma = 2.0;
+  Modalities modalities = Modalities::LIG;
+  LossSwitches losses;
 
   int visual_tokens() const {
     const int g = layoutlmv3.input_size / layoutlmv3.patch_size;

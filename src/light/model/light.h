@@ -49,6 +49,8 @@ struct Batch {
 struct TileOutputs {
   torch::Tensor first_token_hidden, word_embeddings, logits, bi_logits, probs, bi_probs;  // [N,H] [N,H] [N,N]...
   torch::Tensor base_loss, bidirection_loss, focal_loss;  // scalars (defined when labels were given)
+  // The training loss under the given switches: base (+ bidirection) (+ focal).
+  torch::Tensor total_loss(const LossSwitches& s) const;
 };
 
 struct Outputs {
