@@ -479,3 +479,47 @@ TEST(Model, GradientsMatchFiniteDifferences) {
   const torch::Tensor g = params["light.encoder.rel_pos_bias.weight"].grad();
   EXPECT_TRUE(!g.defined() || g.abs().sum().item<double>() == 0.0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// light train
+// ---------------------------------------------------------------------------------------------
+#include "light/train/trainer.h"
+
+TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
+  const std::string dir = test::temp_dir();
+  synth::SynthOptions so;
+  so.width = so.height = 500;
+  so.seed = 5;
+  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/two", 2, 1, false);
+  train::TrainOptions o;
+  o.train_json = o.val_json = dir + "/two/annotations.json";
+  o.train_images = o.val_images = dir + "/two";
+  o.out_dir = dir + "/run";
+  o.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
+  o.config = "tiny";
+  o.max_epochs = 30;
+  o.lr = 2e-3;
+  o.threads = 2;
+  const train::TrainSummary s = train::train(o);
+  EXPECT_GT(s.epochs, 5);
+  // The validation loss (words in reading order) falls well below where it started.
+  const auto log = read_file(dir + "/run/log.jsonl");
+  const auto first = nlohmann::json::parse(log.substr(0, log.find('\n')));
+  EXPECT_LT(s.best_val_loss, 0.9 * first["val_loss"].get<double>());
+  for (const char* f : {"best/config.json", "best/model.safetensors", "best/vocab.json", "best/merges.txt", "last/model.safetensors"})
+    EXPECT_TRUE(std::filesystem::exists(dir + "/run/" + f)) << f;
+  // The result is a model folder that light link --model loads.
+  ModelLinkOptions lo;
+  ModelLinkReport r;
+  const auto linked = link_with_model(data, dir + "/run/best", dir + "/two", lo, &r);
+  EXPECT_EQ(count_words(linked), count_words(data));
+  // A missing image is named.
+  o.train_images = dir + "/nowhere";
+  try {
+    train::train(o);
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not found"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}

@@ -15,5 +15,6 @@ void add_synth_command(CLI::App& app);
 void add_draw_command(CLI::App& app);
 void add_prepare_command(CLI::App& app);
 void add_forward_command(CLI::App& app);
+void add_train_command(CLI::App& app);
 
 }  // namespace light::cli

@@ -21,6 +21,53 @@ void get(const nlohmann::json& j, const char* key, T& out, const std::string& wh
 }
 }  // namespace
 
+void write_model_config(const std::string& path, const ModelConfig& c) {
+  const auto& l = c.layoutlmv3;
+  nlohmann::ordered_json j;
+  j["model"] = "LightTextLinking";
+  j["modalities"] = modalities_name(c.modalities);
+  j["layoutlmv3"] = {{"vocab_size", l.vocab_size}, {"hidden_size", l.hidden_size}, {"num_hidden_layers", l.num_hidden_layers},
+                     {"num_attention_heads", l.num_attention_heads}, {"intermediate_size", l.intermediate_size},
+                     {"max_position_embeddings", l.max_position_embeddings}, {"type_vocab_size", l.type_vocab_size},
+                     {"layer_norm_eps", l.layer_norm_eps}, {"pad_token_id", l.pad_token_id},
+                     {"max_2d_position_embeddings", l.max_2d_position_embeddings}, {"coordinate_size", l.coordinate_size},
+                     {"shape_size", l.shape_size}, {"rel_pos_bins", l.rel_pos_bins}, {"max_rel_pos", l.max_rel_pos},
+                     {"rel_2d_pos_bins", l.rel_2d_pos_bins}, {"max_rel_2d_pos", l.max_rel_2d_pos}, {"input_size", l.input_size},
+                     {"num_channels", l.num_channels}, {"patch_size", l.patch_size}, {"visual_norm_eps", l.visual_norm_eps}};
+  j["poly_encoder"] = {{"emb_dim", c.poly.emb_dim}, {"num_coords", c.poly.num_coords},
+                       {"final_layernorm_eps", c.poly.final_layer_norm_eps},
+                       {"bert", {{"hidden_size", c.poly.emb_dim}, {"num_hidden_layers", c.poly.num_hidden_layers},
+                                 {"num_attention_heads", c.poly.num_attention_heads}, {"intermediate_size", c.poly.intermediate_size},
+                                 {"max_position_embeddings", c.poly.max_position_embeddings},
+                                 {"type_vocab_size", c.poly.type_vocab_size}, {"layer_norm_eps", c.poly.bert_layer_norm_eps}}}};
+  j["fusion_layernorm_eps"] = c.fusion_layer_norm_eps;
+  nlohmann::ordered_json aux = nlohmann::ordered_json::array();
+  if (c.losses.bidirection) aux.push_back("bidirection");
+  if (c.losses.focal) aux.push_back("focal");
+  j["loss"] = {{"aux_losses", aux}, {"focal_alpha", c.focal_alpha}, {"focal_gamma", c.focal_gamma}};
+  write_file_atomic(path, j.dump(1) + "\n");
+}
+
+ModelConfig preset_config(const std::string& name, int vocab_size) {
+  ModelConfig c;
+  c.layoutlmv3.vocab_size = vocab_size;
+  if (name == "base") return c;
+  auto& l = c.layoutlmv3;
+  if (name == "small") {
+    l.hidden_size = 256, l.num_hidden_layers = 4, l.num_attention_heads = 4, l.intermediate_size = 1024;
+    l.coordinate_size = 32, l.shape_size = 64;
+    c.poly.emb_dim = 256, c.poly.num_hidden_layers = 2, c.poly.num_attention_heads = 4, c.poly.intermediate_size = 1024;
+    return c;
+  }
+  if (name == "tiny") {
+    l.hidden_size = 32, l.num_hidden_layers = 1, l.num_attention_heads = 2, l.intermediate_size = 64;
+    l.coordinate_size = 4, l.shape_size = 8;
+    c.poly.emb_dim = 32, c.poly.num_hidden_layers = 1, c.poly.num_attention_heads = 2, c.poly.intermediate_size = 64;
+    return c;
+  }
+  throw Error("--config: expected small, base, tiny or a config.json file, got \"" + name + "\"");
+}
+
 Modalities parse_modalities(const std::string& name) {
   if (name == "G") return Modalities::G;
   if (name == "L") return Modalities::L;

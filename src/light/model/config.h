@@ -55,6 +55,13 @@ struct ModelConfig {
 // light::Error naming the file and the key.
 ModelConfig read_model_config(const std::string& path);
 
+// Writes a model folder's config.json (the format read_model_config reads).
+void write_model_config(const std::string& path, const ModelConfig& config);
+
+// Named sizes: "base" = the released LIGHT model; "small" = a 256-wide model that trains on a laptop
+// CPU (4 LayoutLMv3 layers, 2 polygon layers); "tiny" = for tests. `vocab_size` comes from the tokenizer.
+ModelConfig preset_config(const std::string& name, int vocab_size);
+
 // The LIGHT sizes for a Hugging Face LayoutLMv3 folder's (flat) config.json: its LayoutLMv3 sizes, with
 // 1024 positions and 2 token types as LIGHT builds the backbone, and the default polygon encoder.
 ModelConfig config_from_layoutlmv3(const std::string& hf_config_path);

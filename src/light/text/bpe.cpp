@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -160,6 +161,12 @@ std::string BpeTokenizer::decode(const std::vector<int64_t>& ids) const {
     }
   }
   return out;
+}
+
+int64_t BpeTokenizer::max_id() const {
+  int64_t m = -1;
+  for (const auto& kv : vocab_) m = std::max(m, kv.second);
+  return m;
 }
 
 void BpeTokenizer::clear_cache() const {

@@ -36,6 +36,8 @@ class BpeTokenizer {
   // Id of a token (e.g. "<s>", "<mask>"); -1 if absent.
   int64_t token_id(const std::string& token) const;
   size_t vocab_size() const { return vocab_.size(); }
+  // The largest token id (+1 is the embedding table size a model needs).
+  int64_t max_id() const;
   // Forgets the per-piece cache (benchmarks measure cold tokenisation with it).
   void clear_cache() const;
 

@@ -1,0 +1,287 @@
+#include "light/train/trainer.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+
+#include "light/data/inputs.h"
+#include "light/eval/evaluator.h"
+#include "light/image/draw.h"
+#include "light/image/resize.h"
+#include "light/io/safetensors.h"
+#include "light/link/decode.h"
+#include "light/link/paths.h"
+#include "light/maptext/maptext.h"
+#include "light/model/checkpoint.h"
+#include "light/model/light.h"
+#include "light/model/runtime.h"
+#include "light/text/bpe.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+#include "light/util/progress.h"
+
+namespace light::train {
+
+namespace fs = std::filesystem;
+using model::Batch;
+using model::LightTextLinking;
+
+namespace {
+
+struct Example {
+  const maptext::Tile* tile;
+  int width, height;
+  std::vector<float> pixels;
+};
+
+std::vector<Example> load_examples(const maptext::Dataset& data, const std::string& images, const std::string& source) {
+  std::vector<Example> out;
+  for (const auto& tile : data) {
+    const image::RgbImage img = image::read_rgb(image::find_tile_image(images, tile.image));
+    if (data::select_words(tile, img.width, img.height, {}).empty())
+      throw Error(source + ": image \"" + tile.image + "\": no usable word (all illegible, truncated or without area)");
+    out.push_back({&tile, img.width, img.height, image::pixel_values(image::pil_resize_bilinear(img, 224, 224))});
+  }
+  if (out.empty()) throw Error(source + ": no tiles");
+  return out;
+}
+
+struct Prepared {
+  Batch batch;
+  std::vector<std::vector<data::ModelWord>> words;  // per tile, the words in the window
+};
+
+Prepared make_batch(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
+                    int max_length, bool shuffle, uint64_t seed, int image_size, torch::Device dev) {
+  Prepared p;
+  std::vector<data::TileInputs> ins;
+  int64_t T = 1;
+  for (size_t k = 0; k < ex.size(); ++k) {
+    data::SelectOptions so;
+    so.sort = !shuffle;
+    so.shuffle_seed = shuffle ? seed * 1000003ull + k + 1 : 0;
+    auto words = data::select_words(*ex[k]->tile, ex[k]->width, ex[k]->height, so);
+    ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
+    T = std::max<int64_t>(T, ins.back().real_tokens);
+  }
+  const int64_t B = static_cast<int64_t>(ex.size());
+  const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
+  std::vector<torch::Tensor> ids, boxes, masks, polys, pix;
+  for (size_t k = 0; k < ex.size(); ++k) {
+    const auto& in = ins[k];
+    ids.push_back(torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {T}, i64).clone());
+    boxes.push_back(torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {T, 4}, i64).clone());
+    masks.push_back(torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {T}, i64).clone());
+    polys.push_back(torch::from_blob(const_cast<float*>(in.polygons.data()), {T, data::kPolygonValues}).clone());
+    pix.push_back(torch::from_blob(const_cast<float*>(ex[k]->pixels.data()), {3, image_size, image_size}).clone());
+    const int64_t n = static_cast<int64_t>(in.words.size());
+    p.batch.first_token_indices.push_back(torch::from_blob(const_cast<int64_t*>(in.first_token_indices.data()), {n}, i64).clone().to(dev));
+    std::vector<int64_t> labels;
+    for (const auto& w : in.words) labels.push_back(w.label);
+    p.batch.word_labels.push_back(torch::tensor(labels, torch::kInt64));
+    p.words.push_back(in.words);
+  }
+  p.batch.input_ids = torch::stack(ids).to(dev);
+  p.batch.bbox = torch::stack(boxes).to(dev);
+  p.batch.attention_mask = torch::stack(masks).to(dev);
+  p.batch.polygons = torch::stack(polys).to(dev);
+  p.batch.pixel_values = torch::stack(pix).to(dev);
+  (void)B;
+  return p;
+}
+
+void save_model(LightTextLinking& net, const std::string& dir, const std::string& tokenizer_dir) {
+  fs::create_directories(dir);
+  std::map<std::string, io::Tensor> t;
+  for (const auto& p : net->named_parameters()) {
+    const torch::Tensor c = p.value().detach().to(torch::kCPU).to(torch::kFloat32).contiguous();
+    t[p.key()] = io::Tensor::f32(std::vector<int64_t>(c.sizes().begin(), c.sizes().end()),
+                                 std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel()));
+  }
+  io::write_safetensors(dir + "/model.safetensors", t, {{"format", "pt"}});
+  model::write_model_config(dir + "/config.json", net->config);
+  for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
+    if (fs::exists(fs::path(tokenizer_dir) / f))
+      fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
+}
+
+void initialise(LightTextLinking& net, const std::string& init) {
+  if (init.empty() || init == "none") return;
+  const fs::path p(init);
+  if (fs::is_directory(p) && fs::exists(p / "config.json")) {
+    const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
+    if (j.value("model_type", "") == "layoutlmv3") {
+      model::load_layoutlmv3_backbone(net, init);
+      return;
+    }
+  }
+  // A LIGHT model folder or weights file (fine-tuned, or a pretraining checkpoint's "light." part).
+  fs::path weights = p;
+  if (fs::is_directory(p))
+    for (const char* name : {"model.safetensors", "best_model.pth", "model.pth"})
+      if (fs::exists(p / name)) {
+        weights = p / name;
+        break;
+      }
+  const auto state = model::read_state_dict(weights.string());
+  torch::NoGradGuard no_grad;
+  size_t loaded = 0;
+  for (auto& prm : net->named_parameters()) {
+    auto it = state.find(prm.key());
+    if (it == state.end()) continue;
+    if (it->second.sizes() != prm.value().sizes())
+      throw Error(weights.string() + ": \"" + prm.key() + "\" has another shape than this model's (--config)");
+    prm.value().copy_(it->second);
+    ++loaded;
+  }
+  if (loaded == 0) throw Error(weights.string() + ": no parameter of this model found (--init)");
+}
+
+}  // namespace
+
+TrainSummary train(const TrainOptions& opt) {
+  model::set_threads(opt.threads);
+  torch::manual_seed(opt.seed);
+  const torch::Device dev = opt.device == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+  if (opt.device == "cuda" && !torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device");
+  if (opt.tokenizer_dir.empty()) throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt)");
+  const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(opt.tokenizer_dir);
+  model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
+                                                      : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
+  config.modalities = model::parse_modalities(opt.modalities);
+  config.losses = {opt.bidirection, opt.focal};
+  if (tok.max_id() >= config.layoutlmv3.vocab_size)
+    throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
+                std::to_string(config.layoutlmv3.vocab_size));
+  LightTextLinking net(config);
+  initialise(net, opt.init);
+  net->to(dev);
+  data::SpecialIds special;
+  if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
+  const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
+
+  const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
+  const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
+  const auto train_ex = load_examples(train_data, opt.train_images, opt.train_json);
+  const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json);
+  const int image_size = config.layoutlmv3.input_size;
+
+  torch::optim::AdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
+  fs::create_directories(opt.out_dir);
+  const std::string log_path = opt.out_dir + "/log.jsonl";
+  std::string log_text;
+  TrainSummary s;
+  double best = INFINITY, lr = opt.lr;
+  int no_improve = 0, plateau = 0;
+  const int B = std::max(1, opt.batch_size);
+  for (int epoch = 1; epoch <= opt.max_epochs; ++epoch) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Train: tiles and words in a fresh seeded order each epoch.
+    net->train();
+    std::vector<size_t> order(train_ex.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(opt.seed * 7919 + static_cast<uint64_t>(epoch));
+    std::shuffle(order.begin(), order.end(), rng);
+    const size_t steps = (order.size() + B - 1) / B;
+    Progress bar("epoch " + std::to_string(epoch), steps, "steps");
+    double train_loss = 0;
+    for (size_t st = 0; st < steps; ++st) {
+      std::vector<const Example*> ex;
+      for (size_t k = st * B; k < std::min(order.size(), (st + 1) * B); ++k) ex.push_back(&train_ex[order[k]]);
+      Prepared p = make_batch(ex, tokenize, special, opt.max_length, true, rng(), image_size, dev);
+      const model::Outputs o = net->forward(p.batch);
+      torch::Tensor loss = o.tiles[0].total_loss(config.losses);
+      for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
+      optimizer.zero_grad();
+      loss.backward();
+      optimizer.step();
+      train_loss += loss.item<double>();
+      if (opt.progress) bar.add();
+    }
+    if (opt.progress) bar.finish();
+    train_loss /= static_cast<double>(steps);
+    // Validate: sorted order; successor cross-entropy for model selection, and the links scored.
+    net->eval();
+    double val_loss = 0;
+    size_t val_batches = 0;
+    maptext::Dataset linked;
+    {
+      torch::NoGradGuard no_grad;
+      for (size_t st = 0; st < val_ex.size(); st += B) {
+        std::vector<const Example*> ex;
+        for (size_t k = st; k < std::min(val_ex.size(), st + B); ++k) ex.push_back(&val_ex[k]);
+        Prepared p = make_batch(ex, tokenize, special, opt.max_length, false, 0, image_size, dev);
+        const model::Outputs o = net->forward(p.batch);
+        double sum = 0;
+        for (size_t k = 0; k < o.tiles.size(); ++k) {
+          sum += o.tiles[k].base_loss.item<double>();
+          const torch::Tensor pr = o.tiles[k].probs.to(torch::kCPU).contiguous(), bp = o.tiles[k].bi_probs.to(torch::kCPU).contiguous();
+          const int n = static_cast<int>(pr.size(0));
+          const link::Decoded d = link::decode_successors(std::vector<float>(pr.data_ptr<float>(), pr.data_ptr<float>() + n * n),
+                                                          std::vector<float>(bp.data_ptr<float>(), bp.data_ptr<float>() + n * n), n);
+          const auto all = link::flatten(*ex[k]->tile);
+          std::vector<char> placed(all.size(), 0);
+          std::vector<std::vector<int>> phrases;
+          for (const auto& g : d.groups) {
+            std::vector<int> ph;
+            for (int w : g) ph.push_back(static_cast<int>(p.words[k][w].source)), placed[p.words[k][w].source] = 1;
+            phrases.push_back(ph);
+          }
+          for (size_t w = 0; w < all.size(); ++w)
+            if (!placed[w]) phrases.push_back({static_cast<int>(w)});
+          linked.push_back(link::regroup(*ex[k]->tile, phrases));
+        }
+        val_loss += sum;
+        ++val_batches;
+      }
+    }
+    val_loss /= static_cast<double>(std::max<size_t>(1, val_batches));
+    eval::Options eo;
+    eo.task = eval::Task::DetEdges;
+    eo.threads = 1;
+    const auto report = eval::evaluate(val_data, linked, eo);
+    double er = 0, ep = 0, ef = 0;
+    for (const auto& [k, v] : report.overall) {
+      if (k == "edges_recall") er = v;
+      if (k == "edges_precision") ep = v;
+      if (k == "edges_fscore") ef = v;
+    }
+    // Model selection, learning-rate plateau, early stopping (strict improvement counts).
+    if (val_loss < best) {
+      best = val_loss;
+      no_improve = plateau = 0;
+      s.best_epoch = epoch;
+      s.best_edges_fscore = ef;
+      save_model(net, opt.out_dir + "/best", opt.tokenizer_dir);
+    } else {
+      ++no_improve;
+      if (++plateau > opt.lr_patience) {
+        lr = std::max(opt.min_lr, lr * 0.1);
+        for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+        plateau = 0;
+      }
+    }
+    save_model(net, opt.out_dir + "/last", opt.tokenizer_dir);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    nlohmann::ordered_json line = {{"epoch", epoch}, {"train_loss", train_loss}, {"val_loss", val_loss},
+                                   {"edges_recall", er}, {"edges_precision", ep}, {"edges_fscore", ef},
+                                   {"lr", lr}, {"seconds", secs}};
+    log_text += line.dump() + "\n";
+    write_file_atomic(log_path, log_text);
+    if (opt.progress)
+      std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, val_loss, ef, lr, secs);
+    if (epoch == 1) s.first_train_loss = train_loss;
+    s.last_train_loss = train_loss;
+    s.epochs = epoch;
+    if (no_improve >= opt.stop_patience) break;
+  }
+  s.best_val_loss = best;
+  return s;
+}
+
+}  // namespace light::train

@@ -1,0 +1,32 @@
+// `light train`: fine-tuning LIGHT on MapText-annotated maps (reference-notes §4): AdamW, the paper's
+// losses summed over a batch, ReduceLROnPlateau on the validation loss (factor 0.1, patience 5),
+// early stopping after 9 epochs without improvement, fixed seeds. Writes RUN/best (a model folder
+// `light link --model` loads), RUN/last, RUN/log.jsonl. (LibTorch stays inside trainer.cpp.)
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace light::train {
+
+struct TrainOptions {
+  std::string train_json, train_images, val_json, val_images, out_dir, tokenizer_dir;
+  std::string init = "none";      // none | a Hugging Face LayoutLMv3 folder | a LIGHT model folder or weights file
+  std::string config = "small";   // small | base | tiny | a config.json
+  std::string modalities = "LIG"; // G | L | LI | LIG
+  bool bidirection = true, focal = true;
+  int max_epochs = 100, batch_size = 2, threads = 0, max_length = 1000;
+  int lr_patience = 5, stop_patience = 9;
+  double lr = 5e-5, weight_decay = 0.0, min_lr = 1e-6;
+  uint64_t seed = 1234;
+  std::string device = "cpu";
+  bool progress = false;
+};
+
+struct TrainSummary {
+  int epochs = 0, best_epoch = 0;
+  double best_val_loss = 0, best_edges_fscore = 0, first_train_loss = 0, last_train_loss = 0;
+};
+
+TrainSummary train(const TrainOptions& options);
+
+}  // namespace light::train
