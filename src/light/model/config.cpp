@@ -33,14 +33,18 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
                      {"max_2d_position_embeddings", l.max_2d_position_embeddings}, {"coordinate_size", l.coordinate_size},
                      {"shape_size", l.shape_size}, {"rel_pos_bins", l.rel_pos_bins}, {"max_rel_pos", l.max_rel_pos},
                      {"rel_2d_pos_bins", l.rel_2d_pos_bins}, {"max_rel_2d_pos", l.max_rel_2d_pos}, {"input_size", l.input_size},
-                     {"num_channels", l.num_channels}, {"patch_size", l.patch_size}, {"visual_norm_eps", l.visual_norm_eps}};
+                     {"num_channels", l.num_channels}, {"patch_size", l.patch_size}, {"visual_norm_eps", l.visual_norm_eps},
+                     {"hidden_dropout_prob", l.hidden_dropout}, {"attention_probs_dropout_prob", l.attention_dropout}};
   j["poly_encoder"] = {{"emb_dim", c.poly.emb_dim}, {"num_coords", c.poly.num_coords},
                        {"final_layernorm_eps", c.poly.final_layer_norm_eps},
                        {"bert", {{"hidden_size", c.poly.emb_dim}, {"num_hidden_layers", c.poly.num_hidden_layers},
                                  {"num_attention_heads", c.poly.num_attention_heads}, {"intermediate_size", c.poly.intermediate_size},
                                  {"max_position_embeddings", c.poly.max_position_embeddings},
-                                 {"type_vocab_size", c.poly.type_vocab_size}, {"layer_norm_eps", c.poly.bert_layer_norm_eps}}}};
+                                 {"type_vocab_size", c.poly.type_vocab_size}, {"layer_norm_eps", c.poly.bert_layer_norm_eps},
+                                 {"hidden_dropout_prob", c.poly.hidden_dropout},
+                                 {"attention_probs_dropout_prob", c.poly.attention_dropout}}}};
   j["fusion_layernorm_eps"] = c.fusion_layer_norm_eps;
+  j["fusion_dropout"] = c.fusion_dropout;
   nlohmann::ordered_json aux = nlohmann::ordered_json::array();
   if (c.losses.bidirection) aux.push_back("bidirection");
   if (c.losses.focal) aux.push_back("focal");
@@ -138,6 +142,8 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     get(l, "patch_size", m.patch_size, w);
     get(l, "layer_norm_eps", m.layer_norm_eps, w);
     get(l, "visual_norm_eps", m.visual_norm_eps, w);
+    get(l, "hidden_dropout_prob", m.hidden_dropout, w);
+    get(l, "attention_probs_dropout_prob", m.attention_dropout, w);
   }
   if (j.contains("poly_encoder")) {
     const auto& p = j["poly_encoder"];
@@ -154,12 +160,15 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
       get(b, "max_position_embeddings", c.poly.max_position_embeddings, wb);
       get(b, "type_vocab_size", c.poly.type_vocab_size, wb);
       get(b, "layer_norm_eps", c.poly.bert_layer_norm_eps, wb);
+      get(b, "hidden_dropout_prob", c.poly.hidden_dropout, wb);
+      get(b, "attention_probs_dropout_prob", c.poly.attention_dropout, wb);
       int hidden = c.poly.emb_dim;
       get(b, "hidden_size", hidden, wb);
       if (hidden != c.poly.emb_dim) throw Error(wb + ".hidden_size: must equal poly_encoder.emb_dim");
     }
   }
   get(j, "fusion_layernorm_eps", c.fusion_layer_norm_eps, path);
+  get(j, "fusion_dropout", c.fusion_dropout, path);
   if (j.contains("loss")) {
     get(j["loss"], "focal_alpha", c.focal_alpha, path + ": loss");
     get(j["loss"], "focal_gamma", c.focal_gamma, path + ": loss");

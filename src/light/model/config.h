@@ -14,6 +14,7 @@ struct LayoutLMv3Config {
       patch_size = 16;
   double layer_norm_eps = 1e-5;
   double visual_norm_eps = 1e-6;
+  double hidden_dropout = 0.1, attention_dropout = 0.1;  // training only
 };
 
 struct PolyEncoderConfig {
@@ -22,6 +23,7 @@ struct PolyEncoderConfig {
       type_vocab_size = 2;
   double bert_layer_norm_eps = 1e-12;
   double final_layer_norm_eps = 1e-5;
+  double hidden_dropout = 0.1, attention_dropout = 0.1;  // training only
 };
 
 // The paper's modality ablation: G = polygons only (polygon encoder + head), L = text only (no image,
@@ -40,6 +42,7 @@ struct ModelConfig {
   LayoutLMv3Config layoutlmv3;
   PolyEncoderConfig poly;
   double fusion_layer_norm_eps = 1e-5;
+  double fusion_dropout = 0.1;  // after the fused LayerNorm (training only)
   double head_layer_norm_eps = 1e-5;
   double focal_alpha = 0.25, focal_gamma = 2.0;
   Modalities modalities = Modalities::LIG;

@@ -15,7 +15,8 @@ torch::Tensor bucket_table(int64_t range, int buckets, int max_distance) {
 }
 }  // namespace
 
-LayoutLMv3TextEmbeddingsImpl::LayoutLMv3TextEmbeddingsImpl(const LayoutLMv3Config& c) : pad_token_id(c.pad_token_id) {
+LayoutLMv3TextEmbeddingsImpl::LayoutLMv3TextEmbeddingsImpl(const LayoutLMv3Config& c)
+    : pad_token_id(c.pad_token_id), dropout(c.hidden_dropout) {
   word_embeddings = register_module("word_embeddings", table(c.vocab_size, c.hidden_size));
   token_type_embeddings = register_module("token_type_embeddings", table(c.type_vocab_size, c.hidden_size));
   position_embeddings = register_module("position_embeddings", table(c.max_position_embeddings, c.hidden_size));
@@ -37,7 +38,8 @@ torch::Tensor LayoutLMv3TextEmbeddingsImpl::forward(const torch::Tensor& ids, co
                                             y_position_embeddings(y1), h_position_embeddings(torch::clamp(y1 - y0, 0, 1023)),
                                             w_position_embeddings(torch::clamp(x1 - x0, 0, 1023))},
                                            -1);
-  return LayerNorm(e + spatial);
+  const torch::Tensor out = LayerNorm(e + spatial);
+  return dropout > 0 && is_training() ? torch::dropout(out, dropout, true) : out;
 }
 
 PatchEmbedImpl::PatchEmbedImpl(const LayoutLMv3Config& c) {
@@ -48,7 +50,7 @@ LayoutLMv3EncoderImpl::LayoutLMv3EncoderImpl(const LayoutLMv3Config& c) : config
   layer = register_module("layer", torch::nn::ModuleList());
   for (int i = 0; i < c.num_hidden_layers; ++i)
     layer->push_back(TransformerLayer(c.hidden_size, c.num_attention_heads, c.intermediate_size, c.layer_norm_eps,
-                                      AttentionStyle::LayoutLMv3));
+                                      AttentionStyle::LayoutLMv3, c.hidden_dropout, c.attention_dropout));
   auto nobias = [](int in, int out) { return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(false)); };
   rel_pos_bias = register_module("rel_pos_bias", nobias(c.rel_pos_bins, c.num_attention_heads));
   rel_pos_x_bias = register_module("rel_pos_x_bias", nobias(c.rel_2d_pos_bins, c.num_attention_heads));

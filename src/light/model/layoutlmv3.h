@@ -18,6 +18,7 @@ struct LayoutLMv3TextEmbeddingsImpl : torch::nn::Module {
       w_position_embeddings{nullptr};
   torch::nn::LayerNorm LayerNorm{nullptr};
   int pad_token_id;
+  double dropout;  // after the LayerNorm, in training
 };
 TORCH_MODULE(LayoutLMv3TextEmbeddings);
 

@@ -75,7 +75,8 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
     const torch::Tensor bbox = mod == Modalities::L ? torch::zeros_like(b.bbox) : b.bbox;
     out.text_embeddings = m->embeddings(b.input_ids, bbox);
     out.fused_embeddings = polygons ? m->poly_layer_norm(out.text_embeddings + out.poly_embeddings) : out.text_embeddings;
-    torch::Tensor seq = out.fused_embeddings, boxes = bbox, keep = b.attention_mask.to(seq.dtype());
+    auto drop = [&](const torch::Tensor& t, double p) { return p > 0 && is_training() ? torch::dropout(t, p, true) : t; };
+    torch::Tensor seq = polygons ? drop(out.fused_embeddings, config.fusion_dropout) : out.fused_embeddings, boxes = bbox, keep = b.attention_mask.to(seq.dtype());
     const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(seq.device());
     torch::Tensor positions = torch::arange(T, long_opts);
     if (mod != Modalities::L) {
@@ -90,7 +91,7 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
       boxes = torch::cat({bbox, visual_bbox(grid).to(seq.device()).unsqueeze(0).expand({B, V, 4})}, 1);
       keep = torch::cat({keep, torch::ones({B, V}, seq.options())}, 1);
     }
-    torch::Tensor h = m->LayerNorm(seq);
+    torch::Tensor h = drop(m->LayerNorm(seq), config.layoutlmv3.hidden_dropout);
     out.encoder_input = h;
     const torch::Tensor bias = m->encoder->attention_bias(positions, boxes);
     const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({B, 1, 1, keep.size(1)});

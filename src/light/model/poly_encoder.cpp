@@ -15,7 +15,7 @@ BertEncoderImpl::BertEncoderImpl(const PolyEncoderConfig& c) {
   layer = register_module("layer", torch::nn::ModuleList());
   for (int i = 0; i < c.num_hidden_layers; ++i)
     layer->push_back(TransformerLayer(c.emb_dim, c.num_attention_heads, c.intermediate_size, c.bert_layer_norm_eps,
-                                      AttentionStyle::Bert));
+                                      AttentionStyle::Bert, c.hidden_dropout, c.attention_dropout));
 }
 
 BertModelImpl::BertModelImpl(const PolyEncoderConfig& c) {
@@ -57,6 +57,7 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
     x = x + emb->token_type_embeddings->weight[0];
     x = x + emb->position_embeddings(positions);
     x = emb->LayerNorm(x);
+    if (config.hidden_dropout > 0 && is_training()) x = torch::dropout(x, config.hidden_dropout, true);
     // Only the CLS output is used: the last layer computes the CLS query alone (same values).
     for (size_t i = 0; i < layers; ++i)
       x = encoder->encoder->layer[i]->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), torch::Tensor(), i + 1 == layers ? 1 : 0);

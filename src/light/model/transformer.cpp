@@ -26,7 +26,8 @@ AttentionImpl::AttentionImpl(int hidden, int heads, double eps) {
 
 IntermediateImpl::IntermediateImpl(int hidden, int ffn) { dense = register_module("dense", torch::nn::Linear(hidden, ffn)); }
 
-TransformerLayerImpl::TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle s) : style(s) {
+TransformerLayerImpl::TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle s, double hd, double ad)
+    : style(s), hidden_dropout(hd), attention_dropout(ad) {
   attention = register_module("attention", Attention(hidden, heads, eps));
   intermediate = register_module("intermediate", Intermediate(hidden, ffn));
   output = register_module("output", DenseNorm(ffn, hidden, eps));
@@ -56,10 +57,14 @@ torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch:
     if (mask.defined()) scores = scores + mask;
     probs = torch::softmax(scores, -1);
   }
+  if (attention_dropout > 0 && is_training()) probs = torch::dropout(probs, attention_dropout, true);
   const torch::Tensor ctx = torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, Q, h * d});
-  const torch::Tensor att = attention->output(ctx, xq);
+  auto drop = [&](const torch::Tensor& t) {
+    return hidden_dropout > 0 && is_training() ? torch::dropout(t, hidden_dropout, true) : t;
+  };
+  const torch::Tensor att = attention->output->LayerNorm(drop(attention->output->dense(ctx)) + xq);
   const torch::Tensor inter = torch::gelu(intermediate->dense(att));
-  return output(inter, att);
+  return output->LayerNorm(drop(output->dense(inter)) + att);
 }
 
 }  // namespace light::model

@@ -38,7 +38,8 @@ TORCH_MODULE(Intermediate);
 enum class AttentionStyle { LayoutLMv3, Bert };
 
 struct TransformerLayerImpl : torch::nn::Module {
-  TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle style);
+  TransformerLayerImpl(int hidden, int heads, int ffn, double eps, AttentionStyle style, double hidden_dropout = 0.0,
+                       double attention_dropout = 0.0);
   // x [B, S, H]; bias [B or 1, heads, S, S] added to the scores (LayoutLMv3 only; may be undefined);
   // mask [B, 1, 1, S] additive (0 or float32 min; may be undefined). With query_rows = q > 0, only
   // the first q positions are computed as queries (keys and values still come from all of x): the
@@ -48,6 +49,7 @@ struct TransformerLayerImpl : torch::nn::Module {
   Intermediate intermediate{nullptr};
   DenseNorm output{nullptr};
   AttentionStyle style;
+  double hidden_dropout, attention_dropout;
 };
 TORCH_MODULE(TransformerLayer);
 
