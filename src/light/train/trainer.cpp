@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
+#include <sstream>
 
 #include "light/data/inputs.h"
 #include "light/eval/evaluator.h"
@@ -110,6 +111,50 @@ void save_model(LightTextLinking& net, const std::string& dir, const std::string
       fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
 }
 
+struct RunState {
+  int epoch = 0, no_improve = 0, plateau = 0, best_epoch = 0;
+  double best = INFINITY, lr = 0, best_edges_fscore = 0, first_train_loss = 0;
+};
+
+// RUN/last: model folder + optimizer + counters + random state, written to last.tmp and swapped in,
+// so that a run killed at any moment leaves a complete last/ (or last.old) behind.
+void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunState& st, const std::string& out,
+               const std::string& tokenizer_dir) {
+  const std::string tmp = out + "/last.tmp", last = out + "/last", old = out + "/last.old";
+  fs::remove_all(tmp);
+  save_model(net, tmp, tokenizer_dir);
+  torch::save(optimizer, tmp + "/optimizer.pt");
+  torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
+  torch::save(rng, tmp + "/rng.pt");
+  nlohmann::ordered_json j = {{"epoch", st.epoch}, {"no_improve", st.no_improve}, {"plateau", st.plateau},
+                              {"best_epoch", st.best_epoch}, {"best", st.best}, {"lr", st.lr},
+                              {"best_edges_fscore", st.best_edges_fscore}, {"first_train_loss", st.first_train_loss}};
+  write_file_atomic(tmp + "/state.json", j.dump(1));
+  fs::remove_all(old);
+  if (fs::exists(last)) fs::rename(last, old);
+  fs::rename(tmp, last);
+  fs::remove_all(old);
+}
+
+RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const std::string& out) {
+  std::string last = out + "/last";
+  if (!fs::exists(last + "/state.json") && fs::exists(out + "/last.old/state.json")) last = out + "/last.old";
+  if (!fs::exists(last + "/state.json")) throw Error(out + ": nothing to resume (no last/state.json)");
+  model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
+  torch::load(optimizer, last + "/optimizer.pt");
+  torch::Tensor rng;
+  torch::load(rng, last + "/rng.pt");
+  at::Generator gen = at::detail::getDefaultCPUGenerator();
+  gen.set_state(rng);
+  const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
+  RunState st;
+  st.epoch = j["epoch"], st.no_improve = j["no_improve"], st.plateau = j["plateau"], st.best_epoch = j["best_epoch"];
+  st.best = j["best"].is_null() ? INFINITY : j["best"].get<double>();
+  st.lr = j["lr"], st.best_edges_fscore = j["best_edges_fscore"], st.first_train_loss = j["first_train_loss"];
+  for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(st.lr);
+  return st;
+}
+
 void initialise(LightTextLinking& net, const std::string& init) {
   if (init.empty() || init == "none") return;
   const fs::path p(init);
@@ -144,6 +189,39 @@ void initialise(LightTextLinking& net, const std::string& init) {
 
 }  // namespace
 
+std::string options_to_json(const TrainOptions& o) {
+  const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
+  const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
+  nlohmann::ordered_json j = {
+      {"train", abs(o.train_json)}, {"train_images", abs(o.train_images)}, {"val", abs(o.val_json)},
+      {"val_images", abs(o.val_images)}, {"tokenizer", abs(o.tokenizer_dir)}, {"init", path_or_name(o.init)},
+      {"config", path_or_name(o.config)}, {"modalities", o.modalities}, {"bidirection", o.bidirection},
+      {"focal", o.focal}, {"max_epochs", o.max_epochs}, {"batch_size", o.batch_size}, {"max_length", o.max_length},
+      {"lr_patience", o.lr_patience}, {"stop_patience", o.stop_patience}, {"lr", o.lr},
+      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"seed", o.seed}};
+  return j.dump(1) + "\n";
+}
+
+void read_options(const std::string& run_dir, TrainOptions& o) {
+  const std::string path = run_dir + "/options.json";
+  if (!fs::exists(path)) throw Error(run_dir + ": not a training run (no options.json) (--resume)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_file(path));
+    o.train_json = j.at("train"), o.train_images = j.at("train_images"), o.val_json = j.at("val"),
+    o.val_images = j.at("val_images"), o.tokenizer_dir = j.at("tokenizer"), o.init = j.at("init"),
+    o.config = j.at("config"), o.modalities = j.at("modalities"), o.bidirection = j.at("bidirection"),
+    o.focal = j.at("focal"), o.batch_size = j.at("batch_size"), o.max_length = j.at("max_length"),
+    o.lr_patience = j.at("lr_patience"), o.stop_patience = j.at("stop_patience"), o.lr = j.at("lr"),
+    o.weight_decay = j.at("weight_decay"), o.min_lr = j.at("min_lr"), o.seed = j.at("seed");
+    if (o.max_epochs <= 0) o.max_epochs = j.at("max_epochs");
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": " + e.what());
+  }
+  o.out_dir = run_dir;
+  o.resume = true;
+}
+
 TrainSummary train(const TrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
@@ -176,10 +254,24 @@ TrainSummary train(const TrainOptions& opt) {
   const std::string log_path = opt.out_dir + "/log.jsonl";
   std::string log_text;
   TrainSummary s;
-  double best = INFINITY, lr = opt.lr;
-  int no_improve = 0, plateau = 0;
+  RunState st;
+  st.lr = opt.lr;
+  if (!opt.resume) {
+    write_file_atomic(opt.out_dir + "/options.json", options_to_json(opt));
+  } else {
+    st = load_last(net, optimizer, opt.out_dir);
+    // Keep the log lines of the completed epochs only.
+    std::istringstream in(fs::exists(log_path) ? read_file(log_path) : "");
+    std::string line;
+    for (int k = 0; k < st.epoch && std::getline(in, line); ++k) log_text += line + "\n";
+  }
+  double& best = st.best;
+  double& lr = st.lr;
+  int& no_improve = st.no_improve;
+  int& plateau = st.plateau;
   const int B = std::max(1, opt.batch_size);
-  for (int epoch = 1; epoch <= opt.max_epochs; ++epoch) {
+  long steps_done = 0;
+  for (int epoch = st.epoch + 1; epoch <= opt.max_epochs && no_improve < opt.stop_patience; ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
     // Train: tiles and words in a fresh seeded order each epoch.
     net->train();
@@ -200,6 +292,8 @@ TrainSummary train(const TrainOptions& opt) {
       optimizer.zero_grad();
       loss.backward();
       optimizer.step();
+      if (opt.interrupt_after_steps >= 0 && ++steps_done >= opt.interrupt_after_steps)
+        throw Error("training interrupted after " + std::to_string(steps_done) + " step(s) (test hook)");
       train_loss += loss.item<double>();
       if (opt.progress) bar.add();
     }
@@ -255,8 +349,8 @@ TrainSummary train(const TrainOptions& opt) {
     if (val_loss < best) {
       best = val_loss;
       no_improve = plateau = 0;
-      s.best_epoch = epoch;
-      s.best_edges_fscore = ef;
+      st.best_epoch = epoch;
+      st.best_edges_fscore = ef;
       save_model(net, opt.out_dir + "/best", opt.tokenizer_dir);
     } else {
       ++no_improve;
@@ -266,20 +360,24 @@ TrainSummary train(const TrainOptions& opt) {
         plateau = 0;
       }
     }
-    save_model(net, opt.out_dir + "/last", opt.tokenizer_dir);
+    st.epoch = epoch;
+    if (epoch == 1) st.first_train_loss = train_loss;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     nlohmann::ordered_json line = {{"epoch", epoch}, {"train_loss", train_loss}, {"val_loss", val_loss},
                                    {"edges_recall", er}, {"edges_precision", ep}, {"edges_fscore", ef},
                                    {"lr", lr}, {"seconds", secs}};
     log_text += line.dump() + "\n";
     write_file_atomic(log_path, log_text);
+    // After the log line: a run killed in between redoes this epoch and rewrites the line.
+    save_last(net, optimizer, st, opt.out_dir, opt.tokenizer_dir);
     if (opt.progress)
       std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, val_loss, ef, lr, secs);
-    if (epoch == 1) s.first_train_loss = train_loss;
     s.last_train_loss = train_loss;
-    s.epochs = epoch;
-    if (no_improve >= opt.stop_patience) break;
   }
+  s.epochs = st.epoch;
+  s.best_epoch = st.best_epoch;
+  s.best_edges_fscore = st.best_edges_fscore;
+  s.first_train_loss = st.first_train_loss;
   s.best_val_loss = best;
   return s;
 }

@@ -20,7 +20,18 @@ struct TrainOptions {
   uint64_t seed = 1234;
   std::string device = "cpu";
   bool progress = false;
+  // Continue the run in out_dir from its last completed epoch (model, optimizer, counters, random
+  // state): the result equals an uninterrupted run's.
+  bool resume = false;
+  // Tests only: throw after this many optimizer steps (counted from this call), as if killed there.
+  long interrupt_after_steps = -1;
 };
+
+// RUN/options.json: what a run was started with, so that `--resume RUN/` needs nothing else.
+std::string options_to_json(const TrainOptions& options);
+// Fills `options` from RUN/options.json; machine-local settings (threads, device, progress) and
+// max_epochs are kept from `options`.
+void read_options(const std::string& run_dir, TrainOptions& options);
 
 struct TrainSummary {
   int epochs = 0, best_epoch = 0;
