@@ -4,6 +4,8 @@
 //   PerToken:  the polygon encoder run on every real token slot.
 //   Reference: the reference's layout: 1000 token slots (padding included), polygons per slot.
 //   DistinctQuads: as Distinct, with 4-point polygons (MapText ground truth's usual shape).
+//   TrainStep{Base,Small}: one fine-tuning step (forward with the three losses, backward, AdamW) on a
+//   batch of two such tiles, training mode (dropout on), at the base and the small (`--config small`) sizes.
 // Arg = LibTorch threads. Peak memory: run one benchmark per process (--benchmark_filter).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -14,6 +16,7 @@
 #include "light/data/inputs.h"
 #include "light/data/synth/synth.h"
 #include "light/image/resize.h"
+#include "light/model/config.h"
 #include "light/model/light.h"
 #include "light/text/bpe.h"
 
@@ -45,16 +48,24 @@ struct Fixture {
       in = data::layout_tokens(words, [](const std::string& w) { return std::vector<int64_t>(1 + w.size() / 4, 1000); }, 1000);
     }
   }
-  model::Batch batch(int64_t T) const {
+  model::Batch batch(int64_t T) const { return batch(T, 1); }
+  // The tile `copies` times over (a batch of equal tiles), with the successor labels.
+  model::Batch batch(int64_t T, int copies) const {
     const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
     model::Batch b;
-    b.input_ids = torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {1, T}, i64).clone();
-    b.bbox = torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {1, T, 4}, i64).clone();
-    b.attention_mask = torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {1, T}, i64).clone();
-    b.polygons = torch::from_blob(const_cast<float*>(in.polygons.data()), {1, T, 32}).clone();
-    b.pixel_values = torch::from_blob(const_cast<float*>(pixels.data()), {1, 3, 224, 224}).clone();
-    b.first_token_indices.push_back(
-        torch::from_blob(const_cast<int64_t*>(in.first_token_indices.data()), {static_cast<int64_t>(in.words.size())}, i64).clone());
+    const int64_t C = copies;
+    b.input_ids = torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {1, T}, i64).repeat({C, 1});
+    b.bbox = torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {1, T, 4}, i64).repeat({C, 1, 1});
+    b.attention_mask = torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {1, T}, i64).repeat({C, 1});
+    b.polygons = torch::from_blob(const_cast<float*>(in.polygons.data()), {1, T, 32}).repeat({C, 1, 1});
+    b.pixel_values = torch::from_blob(const_cast<float*>(pixels.data()), {1, 3, 224, 224}).repeat({C, 1, 1, 1});
+    std::vector<int64_t> labels;
+    for (const auto& w : in.words) labels.push_back(w.label);
+    for (int c = 0; c < copies; ++c) {
+      b.first_token_indices.push_back(
+          torch::from_blob(const_cast<int64_t*>(in.first_token_indices.data()), {static_cast<int64_t>(in.words.size())}, i64).clone());
+      if (copies > 1) b.word_labels.push_back(torch::tensor(labels, i64));
+    }
     return b;
   }
 };
@@ -89,6 +100,32 @@ BENCHMARK(BM_ForwardDistinct)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_ForwardPerToken)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_ForwardReference)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_ForwardDistinctQuads)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+void train_step(benchmark::State& state, const std::string& size) {
+  torch::set_num_threads(static_cast<int>(state.range(0)));
+  auto& f = fx();
+  torch::manual_seed(0);
+  model::LightTextLinking net(model::preset_config(size, 50265));
+  net->train();
+  torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(5e-5).weight_decay(0));
+  const model::Batch b = f.batch(f.in.real_tokens, 2);
+  const model::LossSwitches all{true, true};
+  for (auto _ : state) {
+    const model::Outputs o = net->forward(b);
+    torch::Tensor loss = o.tiles[0].total_loss(all) + o.tiles[1].total_loss(all);
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    benchmark::DoNotOptimize(loss.item<float>());
+  }
+  state.counters["words"] = static_cast<double>(f.in.words.size());
+  state.counters["tokens"] = f.in.real_tokens;
+  state.counters["peak_MiB"] = peak_mib();
+}
+void BM_TrainStepBase(benchmark::State& s) { train_step(s, "base"); }
+void BM_TrainStepSmall(benchmark::State& s) { train_step(s, "small"); }
+BENCHMARK(BM_TrainStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_TrainStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -90,3 +90,19 @@ TEST(Bpe, MatchesTheGpt3EncoderPackage) {
   }
   EXPECT_EQ(differ, 0u) << "of " << strings.size() << " strings";
 }
+
+TEST(Bpe, ByteLevelVocabularyHasNoMergesAndEncodesEveryByte) {
+  const std::string dir = BpeTokenizer::write_byte_level(light::test::temp_dir() + "/bytes");
+  const BpeTokenizer t = BpeTokenizer::from_folder(dir);
+  EXPECT_EQ(t.vocab_size(), 259u);
+  EXPECT_EQ(t.token_id("<pad>"), 1);
+  // " Cr." -> one id per byte: 3 + byte value.
+  EXPECT_EQ(t.encode_word("Cr."), (std::vector<int64_t>{3 + ' ', 3 + 'C', 3 + 'r', 3 + '.'}));
+  const std::vector<int64_t> ids = t.encode_word("Zürich");
+  EXPECT_EQ(ids.size(), 8u);  // space + 7 UTF-8 bytes
+  EXPECT_EQ(t.decode(ids), " Zürich");
+  // A merges file with neither header nor merges is still refused.
+  light::test::write_text(dir + "/merges.txt", "");
+  EXPECT_THROW(BpeTokenizer::from_folder(dir), light::Error);
+  std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
+}

@@ -136,3 +136,22 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   EXPECT_NE(r.err.find("image \"sample/D0042-1070015_h1_w0.png\": not found"), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, TrainNamesWhatIsMissing) {
+  const std::string dir = light::test::temp_dir();
+  RunResult r = run_light("train --val x.json --val-images x --out " + q(dir + "/run") + " --tokenizer bytes");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--train"), std::string::npos) << r.err;
+  r = run_light("train --resume " + q(dir + "/nothing"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("no options.json"), std::string::npos) << r.err;
+  r = run_light("train --resume " + q(dir) + " --lr 1e-3");  // the run's options are fixed
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--lr: not with --resume"), std::string::npos) << r.err;
+  r = run_light("train --train " + q(dir + "/none.json") + " --train-images " + q(dir) + " --val " + q(dir + "/none.json") +
+                " --val-images " + q(dir) + " --out " + q(dir + "/run") + " --tokenizer bytes --config tiny");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("none.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run"));  // nothing half-made
+  std::filesystem::remove_all(dir);
+}

@@ -481,6 +481,37 @@ TEST(Model, GradientsMatchFiniteDifferences) {
   EXPECT_TRUE(!g.defined() || g.abs().sum().item<double>() == 0.0);
 }
 
+TEST(Model, LossSwitchesAreThePapersTable3) {
+  torch::manual_seed(3);
+  LightTextLinking net(tiny_config(Modalities::LIG));
+  net->eval();
+  const TileOutputs t = net->forward(tiny_batch(torch::kFloat32, 4)).tiles[0];
+  const double base = t.base_loss.item<double>(), bi = t.bidirection_loss.item<double>();
+  const double focal = t.focal_loss.item<double>(), focal_succ = t.focal_successor_loss.item<double>();
+  EXPECT_GT(focal_succ, 0);
+  EXPECT_GT(focal, focal_succ);  // + the predecessor focal term
+  EXPECT_NEAR(t.total_loss({false, false}).item<double>(), base, 1e-6);                  // plain
+  EXPECT_NEAR(t.total_loss({false, true}).item<double>(), base + focal_succ, 1e-5);      // + focal
+  EXPECT_NEAR(t.total_loss({true, false}).item<double>(), base + bi, 1e-6);              // + bidirectional
+  EXPECT_NEAR(t.total_loss({true, true}).item<double>(), base + bi + focal, 1e-5);       // full
+}
+
+TEST(Model, RelativeBiasTablesTrainOnlyWhenAsked) {
+  for (const bool train : {false, true}) {
+    torch::manual_seed(3);
+    ModelConfig c = tiny_config(Modalities::LIG);
+    c.layoutlmv3.train_relative_bias = train;
+    LightTextLinking net(c);
+    net->eval();
+    Batch b = tiny_batch(torch::kFloat32, 4);
+    net->forward(b).tiles[0].total_loss({true, true}).backward();
+    for (const char* name : {"light.encoder.rel_pos_bias.weight", "light.encoder.rel_pos_x_bias.weight", "light.encoder.rel_pos_y_bias.weight"}) {
+      const torch::Tensor g = net->named_parameters()[name].grad();
+      EXPECT_EQ(g.defined() && g.abs().sum().item<double>() > 0, train) << name;
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // light train
 // ---------------------------------------------------------------------------------------------
@@ -512,7 +543,8 @@ TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   const auto log = read_file(dir + "/run/log.jsonl");
   const auto first = nlohmann::json::parse(log.substr(0, log.find('\n')));
   EXPECT_LT(s.best_val_loss, 0.9 * first["val_loss"].get<double>());
-  for (const char* f : {"best/config.json", "best/model.safetensors", "best/vocab.json", "best/merges.txt", "last/model.safetensors"})
+  for (const char* f : {"best/config.json", "best/model.safetensors", "best/vocab.json", "best/merges.txt", "last/model.safetensors",
+                        "curves.png", "options.json"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/run/" + f)) << f;
   // The result is a model folder that light link --model loads.
   ModelLinkOptions lo;

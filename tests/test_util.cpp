@@ -33,15 +33,7 @@ std::string read_text(const std::string& path) {
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
 
-std::string write_byte_level_tokenizer(const std::string& dir) {
-  nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
-  const auto symbols = light::text::BpeTokenizer::byte_symbols();
-  for (int b = 0; b < 256; ++b) vocab[symbols[b]] = 3 + b;
-  std::filesystem::create_directories(dir);
-  write_text(dir + "/vocab.json", vocab.dump());
-  write_text(dir + "/merges.txt", "#version: 0.2\nx y\n");
-  return dir;
-}
+std::string write_byte_level_tokenizer(const std::string& dir) { return light::text::BpeTokenizer::write_byte_level(dir); }
 
 RunResult run_light(const std::string& args) {
   const std::string dir = temp_dir();

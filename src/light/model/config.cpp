@@ -12,7 +12,9 @@ template <class T>
 void get(const nlohmann::json& j, const char* key, T& out, const std::string& where) {
   if (!j.contains(key)) return;
   const auto& v = j[key];
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) throw Error(where + "." + key + ": expected true or false, got " + v.dump());
+  } else if constexpr (std::is_integral_v<T>) {
     if (!v.is_number_integer()) throw Error(where + "." + key + ": expected an integer, got " + v.dump());
   } else {
     if (!v.is_number()) throw Error(where + "." + key + ": expected a number, got " + v.dump());
@@ -34,7 +36,8 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
                      {"shape_size", l.shape_size}, {"rel_pos_bins", l.rel_pos_bins}, {"max_rel_pos", l.max_rel_pos},
                      {"rel_2d_pos_bins", l.rel_2d_pos_bins}, {"max_rel_2d_pos", l.max_rel_2d_pos}, {"input_size", l.input_size},
                      {"num_channels", l.num_channels}, {"patch_size", l.patch_size}, {"visual_norm_eps", l.visual_norm_eps},
-                     {"hidden_dropout_prob", l.hidden_dropout}, {"attention_probs_dropout_prob", l.attention_dropout}};
+                     {"hidden_dropout_prob", l.hidden_dropout}, {"attention_probs_dropout_prob", l.attention_dropout},
+                     {"train_relative_bias", l.train_relative_bias}};
   j["poly_encoder"] = {{"emb_dim", c.poly.emb_dim}, {"num_coords", c.poly.num_coords},
                        {"final_layernorm_eps", c.poly.final_layer_norm_eps},
                        {"bert", {{"hidden_size", c.poly.emb_dim}, {"num_hidden_layers", c.poly.num_hidden_layers},
@@ -137,6 +140,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     get(l, "max_rel_pos", m.max_rel_pos, w);
     get(l, "rel_2d_pos_bins", m.rel_2d_pos_bins, w);
     get(l, "max_rel_2d_pos", m.max_rel_2d_pos, w);
+    get(l, "train_relative_bias", m.train_relative_bias, w);
     get(l, "input_size", m.input_size, w);
     get(l, "num_channels", m.num_channels, w);
     get(l, "patch_size", m.patch_size, w);

@@ -15,6 +15,10 @@ struct LayoutLMv3Config {
   double layer_norm_eps = 1e-5;
   double visual_norm_eps = 1e-6;
   double hidden_dropout = 0.1, attention_dropout = 0.1;  // training only
+  // Whether training updates the relative-position bias tables. The reference never does (transformers
+  // >= 4.42 gathers them without gradient: they keep layoutlmv3-base's values); a model trained from
+  // scratch needs them trained, or its 1-D and 2-D relative biases stay random.
+  bool train_relative_bias = false;
 };
 
 struct PolyEncoderConfig {

@@ -41,12 +41,41 @@ LightTextLinkingImpl::LightTextLinkingImpl(const ModelConfig& c) : config(c) {
   token_encoder = register_module("token_encoder", TokenEncoder(H, c.head_layer_norm_eps));
   predecessor_mlp = register_module("predecessor_mlp", MLP(H, 3));
   successor_mlp = register_module("successor_mlp", MLP(H, 3));
+  init_like_reference(*light, c.layoutlmv3.pad_token_id);
+}
+
+void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
+  // What Hugging Face's LayoutLMv3PreTrainedModel._init_weights does to every submodule of the
+  // reference's LightModel (the polygon encoder included), initializer_range 0.02. The head keeps
+  // PyTorch's defaults, as the reference's plain nn.Modules do. (LibTorch's own defaults, N(0, 1)
+  // embeddings, would leave the embedding tables nearly still under Adam: an update of size lr is
+  // 50 times smaller relative to N(0, 1) rows than to N(0, 0.02) rows.)
+  torch::NoGradGuard no_grad;
+  for (const auto& item : m.named_modules("light")) {
+    torch::nn::Module& mod = *item.value();
+    if (auto* lin = mod.as<torch::nn::LinearImpl>()) {
+      lin->weight.normal_(0.0, 0.02);
+      if (lin->bias.defined()) lin->bias.zero_();
+    } else if (auto* conv = mod.as<torch::nn::Conv2dImpl>()) {
+      conv->weight.normal_(0.0, 0.02);
+      if (conv->bias.defined()) conv->bias.zero_();
+    } else if (auto* emb = mod.as<torch::nn::EmbeddingImpl>()) {
+      emb->weight.normal_(0.0, 0.02);
+      // padding_idx rows: the text word and 1-D position tables (RoBERTa style).
+      if (item.key() == "light.embeddings.word_embeddings" || item.key() == "light.embeddings.position_embeddings")
+        if (pad_token_id >= 0 && pad_token_id < emb->weight.size(0)) emb->weight[pad_token_id].zero_();
+    } else if (auto* ln = mod.as<torch::nn::LayerNormImpl>()) {
+      ln->weight.fill_(1.0);
+      ln->bias.zero_();
+    }
+  }
 }
 
 torch::Tensor TileOutputs::total_loss(const LossSwitches& s) const {
   torch::Tensor t = base_loss;
   if (s.bidirection) t = t + bidirection_loss;
-  if (s.focal) t = t + focal_loss;
+  // The paper's Table 3: the predecessor focal term belongs to the bidirectional objective.
+  if (s.focal) t = t + (s.bidirection ? focal_loss : focal_successor_loss);
   return t;
 }
 
@@ -165,7 +194,8 @@ void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, co
   const torch::Tensor idx = torch::arange(n, lopt);
   const torch::Tensor succ = torch::one_hot(tn, n).to(logits.dtype()) * tn.ne(idx).unsqueeze(1).to(logits.dtype());
   const torch::Tensor pred = torch::one_hot(tp, n).to(logits.dtype()) * tp.ne(idx).unsqueeze(1).to(logits.dtype());
-  out.focal_loss = 100.0 * focal(logits, succ, alpha, gamma) + 100.0 * focal(bi_logits, pred, alpha, gamma);
+  out.focal_successor_loss = 100.0 * focal(logits, succ, alpha, gamma);
+  out.focal_loss = out.focal_successor_loss + 100.0 * focal(bi_logits, pred, alpha, gamma);
 }
 
 }  // namespace light::model

@@ -40,6 +40,10 @@ struct TokenEncoderImpl : torch::nn::Module {
 TORCH_MODULE(TokenEncoder);
 
 // A batch of tiles, text trimmed or padded to T tokens (pads: attention_mask 0).
+// Random initialisation as the reference's model gets it (Hugging Face LayoutLMv3 _init_weights over
+// LightModel: Linear, Conv2d and Embedding weights N(0, 0.02), biases 0, padding rows 0, LayerNorm 1/0).
+void init_like_reference(LightModelImpl& light, int64_t pad_token_id);
+
 struct Batch {
   torch::Tensor input_ids, bbox, attention_mask, polygons, pixel_values;  // [B,T] [B,T,4] [B,T] [B,T,32] [B,3,s,s]
   std::vector<torch::Tensor> first_token_indices;  // per tile: [N] positions of each word's first token
@@ -49,7 +53,9 @@ struct Batch {
 struct TileOutputs {
   torch::Tensor first_token_hidden, word_embeddings, logits, bi_logits, probs, bi_probs;  // [N,H] [N,H] [N,N]...
   torch::Tensor base_loss, bidirection_loss, focal_loss;  // scalars (defined when labels were given)
-  // The training loss under the given switches: base (+ bidirection) (+ focal).
+  torch::Tensor focal_successor_loss;                     // the successor half of focal_loss
+  // The training loss under the given switches, as the paper's Table 3: base, + bidirection (the
+  // predecessor CE), + focal (the successor focal term; both focal terms with bidirection).
   torch::Tensor total_loss(const LossSwitches& s) const;
 };
 

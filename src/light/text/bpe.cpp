@@ -206,18 +206,31 @@ BpeTokenizer BpeTokenizer::from_vocab_merges(const std::string& vocab_json, cons
   std::string line;
   size_t lineno = 0;
   int rank = 0;
+  bool header = false;
   while (std::getline(in, line)) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || (lineno == 1 && line.rfind("#version", 0) == 0)) continue;
+    if (lineno == 1 && line.rfind("#version", 0) == 0) header = true;
+    if (line.empty() || (lineno == 1 && header)) continue;
     const auto sp = line.find(' ');
     if (sp == std::string::npos || sp == 0 || sp + 1 >= line.size() || line.find(' ', sp + 1) != std::string::npos)
       throw Error(merges_txt + ": line " + std::to_string(lineno) + ": expected two symbols separated by one space, got \"" +
                   line.substr(0, 60) + "\"");
     t.ranks_.emplace(line, rank++);
   }
-  if (rank == 0) throw Error(merges_txt + ": no merges");
+  // A byte-level vocabulary has no merges; its file still says "#version" (write_byte_level).
+  if (rank == 0 && !header) throw Error(merges_txt + ": no merges");
   return t;
+}
+
+std::string BpeTokenizer::write_byte_level(const std::string& dir) {
+  nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
+  const auto symbols = byte_symbols();
+  for (int b = 0; b < 256; ++b) vocab[symbols[b]] = 3 + b;
+  std::filesystem::create_directories(dir);
+  write_file_atomic(dir + "/vocab.json", vocab.dump() + "\n");
+  write_file_atomic(dir + "/merges.txt", "#version: 0.2\n");
+  return dir;
 }
 
 BpeTokenizer BpeTokenizer::from_tokenizer_json(const std::string& path) {

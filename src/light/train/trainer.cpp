@@ -12,6 +12,7 @@
 
 #include "light/data/inputs.h"
 #include "light/eval/evaluator.h"
+#include "light/image/plot.h"
 #include "light/image/draw.h"
 #include "light/image/resize.h"
 #include "light/io/safetensors.h"
@@ -189,16 +190,36 @@ void initialise(LightTextLinking& net, const std::string& init) {
 
 }  // namespace
 
+// RUN/curves.png from the log lines: losses (log scale) and the validation link scores, the best
+// epoch dashed.
+void draw_curves(const std::string& log_text, int best_epoch, const std::string& path) {
+  image::Series train{"train loss (batch total)", {}, {}, 0x1f77b4}, val{"val loss (successor CE)", {}, {}, 0xd62728};
+  image::Series r{"edges recall", {}, {}, 0x2ca02c}, p{"edges precision", {}, {}, 0xff7f0e}, f{"edges F", {}, {}, 0x9467bd};
+  std::istringstream in(log_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    const double e = j["epoch"];
+    for (auto [series, key] : {std::pair{&train, "train_loss"}, {&val, "val_loss"}, {&r, "edges_recall"},
+                               {&p, "edges_precision"}, {&f, "edges_fscore"}}) {
+      series->x.push_back(e);
+      series->y.push_back(j[key].is_number() ? j[key].get<double>() : NAN);
+    }
+  }
+  image::write_plot_png(path, {{"Loss", "epoch", {train, val}, static_cast<double>(best_epoch), true},
+                               {"Validation links (detedges)", "epoch", {r, p, f}, static_cast<double>(best_epoch), false, 0.0, 1.0}});
+}
+
 std::string options_to_json(const TrainOptions& o) {
   const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
   const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
   nlohmann::ordered_json j = {
       {"train", abs(o.train_json)}, {"train_images", abs(o.train_images)}, {"val", abs(o.val_json)},
-      {"val_images", abs(o.val_images)}, {"tokenizer", abs(o.tokenizer_dir)}, {"init", path_or_name(o.init)},
+      {"val_images", abs(o.val_images)}, {"tokenizer", path_or_name(o.tokenizer_dir)}, {"init", path_or_name(o.init)},
       {"config", path_or_name(o.config)}, {"modalities", o.modalities}, {"bidirection", o.bidirection},
       {"focal", o.focal}, {"max_epochs", o.max_epochs}, {"batch_size", o.batch_size}, {"max_length", o.max_length},
       {"lr_patience", o.lr_patience}, {"stop_patience", o.stop_patience}, {"lr", o.lr},
-      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"seed", o.seed}};
+      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"warmup_steps", o.warmup_steps}, {"relative_bias", o.relative_bias}, {"seed", o.seed}};
   return j.dump(1) + "\n";
 }
 
@@ -214,6 +235,8 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
     o.focal = j.at("focal"), o.batch_size = j.at("batch_size"), o.max_length = j.at("max_length"),
     o.lr_patience = j.at("lr_patience"), o.stop_patience = j.at("stop_patience"), o.lr = j.at("lr"),
     o.weight_decay = j.at("weight_decay"), o.min_lr = j.at("min_lr"), o.seed = j.at("seed");
+    o.warmup_steps = j.value("warmup_steps", 0);
+    o.relative_bias = j.value("relative_bias", "frozen");
     if (o.max_epochs <= 0) o.max_epochs = j.at("max_epochs");
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
@@ -227,12 +250,25 @@ TrainSummary train(const TrainOptions& opt) {
   torch::manual_seed(opt.seed);
   const torch::Device dev = opt.device == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
   if (opt.device == "cuda" && !torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device");
-  if (opt.tokenizer_dir.empty()) throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt)");
-  const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(opt.tokenizer_dir);
+  // The data first: a bad file stops the run before anything is written.
+  const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
+  const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
+  const auto train_ex = load_examples(train_data, opt.train_images, opt.train_json);
+  const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json);
+  if (opt.tokenizer_dir.empty())
+    throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
+  const std::string tokenizer_dir = opt.tokenizer_dir == "bytes" && !fs::exists(opt.tokenizer_dir)
+                                        ? text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer")
+                                        : opt.tokenizer_dir;
+  const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(tokenizer_dir);
   model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
                                                       : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
   config.modalities = model::parse_modalities(opt.modalities);
   config.losses = {opt.bidirection, opt.focal};
+  if (opt.relative_bias != "auto" && opt.relative_bias != "train" && opt.relative_bias != "frozen")
+    throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt.relative_bias + "\"");
+  config.layoutlmv3.train_relative_bias =
+      opt.relative_bias == "train" || (opt.relative_bias == "auto" && (opt.init.empty() || opt.init == "none"));
   if (tok.max_id() >= config.layoutlmv3.vocab_size)
     throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
                 std::to_string(config.layoutlmv3.vocab_size));
@@ -243,10 +279,6 @@ TrainSummary train(const TrainOptions& opt) {
   if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
   const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
 
-  const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
-  const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
-  const auto train_ex = load_examples(train_data, opt.train_images, opt.train_json);
-  const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json);
   const int image_size = config.layoutlmv3.input_size;
 
   torch::optim::AdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
@@ -264,6 +296,7 @@ TrainSummary train(const TrainOptions& opt) {
     std::istringstream in(fs::exists(log_path) ? read_file(log_path) : "");
     std::string line;
     for (int k = 0; k < st.epoch && std::getline(in, line); ++k) log_text += line + "\n";
+    if (!log_text.empty()) draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
   }
   double& best = st.best;
   double& lr = st.lr;
@@ -287,6 +320,11 @@ TrainSummary train(const TrainOptions& opt) {
       for (size_t k = st * B; k < std::min(order.size(), (st + 1) * B); ++k) ex.push_back(&train_ex[order[k]]);
       Prepared p = make_batch(ex, tokenize, special, opt.max_length, true, rng(), image_size, dev);
       const model::Outputs o = net->forward(p.batch);
+      if (opt.warmup_steps > 0) {  // linear warm-up over the first optimizer steps of the run
+        const double global = static_cast<double>((epoch - 1) * steps + st + 1);
+        const double f = std::min(1.0, global / opt.warmup_steps);
+        for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr * f);
+      }
       torch::Tensor loss = o.tiles[0].total_loss(config.losses);
       for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
       optimizer.zero_grad();
@@ -351,7 +389,7 @@ TrainSummary train(const TrainOptions& opt) {
       no_improve = plateau = 0;
       st.best_epoch = epoch;
       st.best_edges_fscore = ef;
-      save_model(net, opt.out_dir + "/best", opt.tokenizer_dir);
+      save_model(net, opt.out_dir + "/best", tokenizer_dir);
     } else {
       ++no_improve;
       if (++plateau > opt.lr_patience) {
@@ -368,8 +406,9 @@ TrainSummary train(const TrainOptions& opt) {
                                    {"lr", lr}, {"seconds", secs}};
     log_text += line.dump() + "\n";
     write_file_atomic(log_path, log_text);
+    draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
     // After the log line: a run killed in between redoes this epoch and rewrites the line.
-    save_last(net, optimizer, st, opt.out_dir, opt.tokenizer_dir);
+    save_last(net, optimizer, st, opt.out_dir, tokenizer_dir);
     if (opt.progress)
       std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, val_loss, ef, lr, secs);
     s.last_train_loss = train_loss;

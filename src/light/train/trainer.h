@@ -16,6 +16,12 @@ struct TrainOptions {
   bool bidirection = true, focal = true;
   int max_epochs = 100, batch_size = 2, threads = 0, max_length = 1000;
   int lr_patience = 5, stop_patience = 9;
+  // Linear learning-rate warm-up over this many optimizer steps (0: none, as the reference's
+  // fine-tuning; training from scratch at a higher rate wants one).
+  int warmup_steps = 0;
+  // The relative-position bias tables: "frozen" (the reference), "train", or "auto" (trained when
+  // starting from random weights, --init none; frozen otherwise).
+  std::string relative_bias = "auto";
   double lr = 5e-5, weight_decay = 0.0, min_lr = 1e-6;
   uint64_t seed = 1234;
   std::string device = "cpu";
