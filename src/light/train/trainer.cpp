@@ -71,7 +71,6 @@ Prepared make_batch(const std::vector<const Example*>& ex, const data::Tokenize&
     ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
     T = std::max<int64_t>(T, ins.back().real_tokens);
   }
-  const int64_t B = static_cast<int64_t>(ex.size());
   const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
   std::vector<torch::Tensor> ids, boxes, masks, polys, pix;
   for (size_t k = 0; k < ex.size(); ++k) {
@@ -93,7 +92,6 @@ Prepared make_batch(const std::vector<const Example*>& ex, const data::Tokenize&
   p.batch.attention_mask = torch::stack(masks).to(dev);
   p.batch.polygons = torch::stack(polys).to(dev);
   p.batch.pixel_values = torch::stack(pix).to(dev);
-  (void)B;
   return p;
 }
 
@@ -112,6 +110,16 @@ void save_model(LightTextLinking& net, const std::string& dir, const std::string
       fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
 }
 
+// Replaces folder `dir` by the complete folder `tmp` (via dir.old), so that a run killed at any moment
+// leaves a whole folder behind (load_last falls back to last.old).
+void swap_in(const std::string& tmp, const std::string& dir) {
+  const std::string old = dir + ".old";
+  fs::remove_all(old);
+  if (fs::exists(dir)) fs::rename(dir, old);
+  fs::rename(tmp, dir);
+  fs::remove_all(old);
+}
+
 struct RunState {
   int epoch = 0, no_improve = 0, plateau = 0, best_epoch = 0;
   double best = INFINITY, lr = 0, best_edges_fscore = 0, first_train_loss = 0;
@@ -121,7 +129,7 @@ struct RunState {
 // so that a run killed at any moment leaves a complete last/ (or last.old) behind.
 void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunState& st, const std::string& out,
                const std::string& tokenizer_dir) {
-  const std::string tmp = out + "/last.tmp", last = out + "/last", old = out + "/last.old";
+  const std::string tmp = out + "/last.tmp", last = out + "/last";
   fs::remove_all(tmp);
   save_model(net, tmp, tokenizer_dir);
   torch::save(optimizer, tmp + "/optimizer.pt");
@@ -131,10 +139,7 @@ void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunS
                               {"best_epoch", st.best_epoch}, {"best", st.best}, {"lr", st.lr},
                               {"best_edges_fscore", st.best_edges_fscore}, {"first_train_loss", st.first_train_loss}};
   write_file_atomic(tmp + "/state.json", j.dump(1));
-  fs::remove_all(old);
-  if (fs::exists(last)) fs::rename(last, old);
-  fs::rename(tmp, last);
-  fs::remove_all(old);
+  swap_in(tmp, last);
 }
 
 RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const std::string& out) {
@@ -389,7 +394,9 @@ TrainSummary train(const TrainOptions& opt) {
       no_improve = plateau = 0;
       st.best_epoch = epoch;
       st.best_edges_fscore = ef;
-      save_model(net, opt.out_dir + "/best", tokenizer_dir);
+      fs::remove_all(opt.out_dir + "/best.tmp");
+      save_model(net, opt.out_dir + "/best.tmp", tokenizer_dir);
+      swap_in(opt.out_dir + "/best.tmp", opt.out_dir + "/best");
     } else {
       ++no_improve;
       if (++plateau > opt.lr_patience) {
