@@ -155,3 +155,20 @@ TEST(Cli, TrainNamesWhatIsMissing) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/run"));  // nothing half-made
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, PretrainPolyNamesWhatIsWrong) {
+  const std::string dir = light::test::temp_dir();
+  RunResult r = run_light("pretrain-poly --images x --out " + q(dir + "/run"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--data"), std::string::npos) << r.err;
+  light::test::write_text(dir + "/broken.json", "[{\"image\": \"a.png\", \"groups\": [[{\"vertices\": 3}]]}]");
+  r = run_light("pretrain-poly --data " + q(dir + "/broken.json") + " --images " + q(dir) + " --out " + q(dir + "/run"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("broken.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("vertices"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run"));  // nothing half-made
+  r = run_light("pretrain-poly --resume " + q(dir) + " --seed 3");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--seed: not with --resume"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}

@@ -16,5 +16,6 @@ void add_draw_command(CLI::App& app);
 void add_prepare_command(CLI::App& app);
 void add_forward_command(CLI::App& app);
 void add_train_command(CLI::App& app);
+void add_pretrain_poly_command(CLI::App& app);
 
 }  // namespace light::cli

@@ -2,12 +2,44 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "light/util/error.h"
 
 namespace light::image {
+
+std::pair<int, int> image_size(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot read the image (missing or unreadable)");
+  unsigned char h[26] = {};
+  in.read(reinterpret_cast<char*>(h), sizeof h);
+  const auto be16 = [](const unsigned char* p) { return (p[0] << 8) | p[1]; };
+  const auto be32 = [](const unsigned char* p) { return static_cast<int>((uint32_t(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3]); };
+  static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (in.gcount() >= 24 && std::memcmp(h, png, 8) == 0 && std::memcmp(h + 12, "IHDR", 4) == 0)
+    return {be32(h + 16), be32(h + 20)};
+  if (in.gcount() >= 4 && h[0] == 0xFF && h[1] == 0xD8) {  // JPEG: walk the markers to a start-of-frame
+    in.clear();
+    in.seekg(2);
+    unsigned char m[9];
+    while (in.read(reinterpret_cast<char*>(m), 4)) {
+      if (m[0] != 0xFF) break;
+      const int marker = m[1], len = be16(m + 2);
+      const bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+      if (sof) {
+        if (!in.read(reinterpret_cast<char*>(m), 5)) break;
+        return {be16(m + 3), be16(m + 1)};
+      }
+      if (len < 2) break;
+      in.seekg(len - 2, std::ios::cur);
+    }
+  }
+  const cv::Mat img = cv::imread(path, cv::IMREAD_UNCHANGED);
+  if (img.empty()) throw Error(path + ": cannot read the image (missing, or not PNG/JPEG/TIFF/...)");
+  return {img.cols, img.rows};
+}
 
 RgbImage read_rgb(const std::string& path) {
   cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace light::image {
@@ -17,6 +18,10 @@ struct RgbImage {
 // Decodes PNG, JPEG, TIFF, ... (OpenCV imgcodecs) to 8-bit RGB; grey and alpha are handled as
 // PIL's convert("RGB") does (grey replicated, alpha dropped). Throws light::Error naming the file.
 RgbImage read_rgb(const std::string& path);
+
+// An image's width and height from its header (PNG, JPEG), else by decoding it. Throws light::Error
+// naming the file.
+std::pair<int, int> image_size(const std::string& path);
 
 // Pillow's Image.resize((w, h), resample=BILINEAR) of an RGB image, byte for byte.
 RgbImage pil_resize_bilinear(const RgbImage& in, int width, int height);

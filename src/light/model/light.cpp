@@ -30,6 +30,15 @@ MLPImpl::MLPImpl(int hidden, int linears) {
   register_module("layers", layers);
 }
 
+MLPImpl::MLPImpl(const std::vector<int>& sizes) {
+  layers = torch::nn::Sequential();
+  for (size_t i = 0; i + 1 < sizes.size(); ++i) {
+    if (i) layers->push_back(torch::nn::ReLU());
+    layers->push_back(torch::nn::Linear(sizes[i], sizes[i + 1]));
+  }
+  register_module("layers", layers);
+}
+
 TokenEncoderImpl::TokenEncoderImpl(int hidden, double eps) {
   mlp = register_module("mlp", MLP(hidden, 2));
   layer_norm = register_module("layer_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden}).eps(eps)));

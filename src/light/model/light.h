@@ -26,6 +26,7 @@ TORCH_MODULE(LightModel);
 
 struct MLPImpl : torch::nn::Module {  // layers = Linear, ReLU, Linear[, ReLU, Linear]
   MLPImpl(int hidden, int linears);
+  explicit MLPImpl(const std::vector<int>& sizes);  // Linear(sizes[0], sizes[1]), ReLU, Linear(sizes[1], sizes[2]), ...
   torch::Tensor forward(const torch::Tensor& x) { return layers->forward(x); }
   torch::nn::Sequential layers{nullptr};
 };

@@ -1,5 +1,6 @@
 #include "light/model/poly_encoder.h"
 
+#include <limits>
 #include <set>
 
 
@@ -67,6 +68,23 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
   }
   if (cls_prenorm) *cls_prenorm = pre;
   return out;
+}
+
+torch::Tensor poly_token_states(const torch::Tensor& cls_token, torch::nn::Linear& coord_embedding,
+                                torch::nn::Embedding& position_embedding, BertModel& encoder, const torch::Tensor& values,
+                                const torch::Tensor& key_valid, double hidden_dropout, bool training) {
+  const int64_t P = values.size(0), C = values.size(1), H = cls_token.size(-1);
+  torch::Tensor x = torch::cat({cls_token.expand({P, 1, H}), coord_embedding(values.unsqueeze(-1))}, 1);  // [P, 1+C, H]
+  const torch::Tensor positions = torch::arange(C + 1, values.options().dtype(torch::kInt64));
+  auto& emb = encoder->embeddings;
+  x = x + position_embedding(positions) + emb->token_type_embeddings->weight[0] + emb->position_embeddings(positions);
+  x = emb->LayerNorm(x);
+  if (hidden_dropout > 0 && training) x = torch::dropout(x, hidden_dropout, true);
+  const torch::Tensor valid = torch::cat({torch::ones({P, 1}, key_valid.options().dtype(torch::kBool)), key_valid.to(torch::kBool)}, 1);
+  const torch::Tensor mask = torch::zeros({P, 1, 1, C + 1}, x.options())
+                                 .masked_fill(valid.logical_not().view({P, 1, 1, C + 1}), std::numeric_limits<float>::lowest());
+  for (const auto& layer : *encoder->encoder->layer) x = layer->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), mask);
+  return x;
 }
 
 }  // namespace light::model

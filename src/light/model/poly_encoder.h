@@ -45,4 +45,12 @@ struct PolyEncoderImpl : torch::nn::Module {
 };
 TORCH_MODULE(PolyEncoder);
 
+// Every token's state (CLS first) of a polygon BERT trunk, [P, 1 + C, H]: values [P, C] embedded by
+// `coord_embedding`, the CLS prepended, both position tables and token type 0 added, LayerNorm, the
+// layers with the keys where `key_valid` [P, C] is false masked. Shared by LIGHT's encoder (which
+// masks values < 0) and polygon pretraining (which masks only the -100 padding, as the reference).
+torch::Tensor poly_token_states(const torch::Tensor& cls_token, torch::nn::Linear& coord_embedding,
+                                torch::nn::Embedding& position_embedding, BertModel& encoder, const torch::Tensor& values,
+                                const torch::Tensor& key_valid, double hidden_dropout, bool training);
+
 }  // namespace light::model

@@ -21,7 +21,9 @@
 #include "light/maptext/maptext.h"
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
+#include "light/model/poly_pretrain.h"
 #include "light/model/runtime.h"
+#include "light/train/run_files.h"
 #include "light/text/bpe.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
@@ -97,27 +99,11 @@ Prepared make_batch(const std::vector<const Example*>& ex, const data::Tokenize&
 
 void save_model(LightTextLinking& net, const std::string& dir, const std::string& tokenizer_dir) {
   fs::create_directories(dir);
-  std::map<std::string, io::Tensor> t;
-  for (const auto& p : net->named_parameters()) {
-    const torch::Tensor c = p.value().detach().to(torch::kCPU).to(torch::kFloat32).contiguous();
-    t[p.key()] = io::Tensor::f32(std::vector<int64_t>(c.sizes().begin(), c.sizes().end()),
-                                 std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel()));
-  }
-  io::write_safetensors(dir + "/model.safetensors", t, {{"format", "pt"}});
+  write_parameters(*net, dir + "/model.safetensors");
   model::write_model_config(dir + "/config.json", net->config);
   for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
     if (fs::exists(fs::path(tokenizer_dir) / f))
       fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
-}
-
-// Replaces folder `dir` by the complete folder `tmp` (via dir.old), so that a run killed at any moment
-// leaves a whole folder behind (load_last falls back to last.old).
-void swap_in(const std::string& tmp, const std::string& dir) {
-  const std::string old = dir + ".old";
-  fs::remove_all(old);
-  if (fs::exists(dir)) fs::rename(dir, old);
-  fs::rename(tmp, dir);
-  fs::remove_all(old);
 }
 
 struct RunState {
@@ -133,8 +119,7 @@ void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunS
   fs::remove_all(tmp);
   save_model(net, tmp, tokenizer_dir);
   torch::save(optimizer, tmp + "/optimizer.pt");
-  torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
-  torch::save(rng, tmp + "/rng.pt");
+  save_cpu_rng(tmp + "/rng.pt");
   nlohmann::ordered_json j = {{"epoch", st.epoch}, {"no_improve", st.no_improve}, {"plateau", st.plateau},
                               {"best_epoch", st.best_epoch}, {"best", st.best}, {"lr", st.lr},
                               {"best_edges_fscore", st.best_edges_fscore}, {"first_train_loss", st.first_train_loss}};
@@ -143,15 +128,11 @@ void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunS
 }
 
 RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const std::string& out) {
-  std::string last = out + "/last";
-  if (!fs::exists(last + "/state.json") && fs::exists(out + "/last.old/state.json")) last = out + "/last.old";
-  if (!fs::exists(last + "/state.json")) throw Error(out + ": nothing to resume (no last/state.json)");
+  const std::string last = completed_folder(out + "/last", "state.json");
+  if (last.empty()) throw Error(out + ": nothing to resume (no last/state.json)");
   model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
   torch::load(optimizer, last + "/optimizer.pt");
-  torch::Tensor rng;
-  torch::load(rng, last + "/rng.pt");
-  at::Generator gen = at::detail::getDefaultCPUGenerator();
-  gen.set_state(rng);
+  load_cpu_rng(last + "/rng.pt");
   const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
   RunState st;
   st.epoch = j["epoch"], st.no_improve = j["no_improve"], st.plateau = j["plateau"], st.best_epoch = j["best_epoch"];
@@ -163,7 +144,7 @@ RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const 
 
 void initialise(LightTextLinking& net, const std::string& init) {
   if (init.empty() || init == "none") return;
-  const fs::path p(init);
+  fs::path p(init);
   if (fs::is_directory(p) && fs::exists(p / "config.json")) {
     const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
     if (j.value("model_type", "") == "layoutlmv3") {
@@ -171,15 +152,24 @@ void initialise(LightTextLinking& net, const std::string& init) {
       return;
     }
   }
-  // A LIGHT model folder or weights file (fine-tuned, or a pretraining checkpoint's "light." part).
+  // A `light pretrain-poly` run folder: its final/ weights, else its last checkpoint.
+  if (fs::is_directory(p) && !fs::exists(p / "config.json")) {
+    if (fs::exists(p / "final/model.safetensors")) p /= "final";
+    else if (const std::string last = completed_folder((p / "last").string(), "model.safetensors"); !last.empty()) p = last;
+  }
+  // A LIGHT model folder or weights file (fine-tuned, or a pretraining checkpoint's "light." part),
+  // or a polygon-pretraining checkpoint (light's or the reference's), whose trunk initialises the
+  // polygon encoder.
   fs::path weights = p;
   if (fs::is_directory(p))
-    for (const char* name : {"model.safetensors", "best_model.pth", "model.pth"})
+    for (const char* name : {"model.safetensors", "best_model.pth", "final_model.pth", "model.pth"})
       if (fs::exists(p / name)) {
         weights = p / name;
         break;
       }
-  const auto state = model::read_state_dict(weights.string());
+  auto state = model::read_state_dict(weights.string());
+  const bool poly = model::is_poly_pretrain_state(state);
+  if (poly) state = model::poly_trunk_for_light(state);
   torch::NoGradGuard no_grad;
   size_t loaded = 0;
   for (auto& prm : net->named_parameters()) {
@@ -191,6 +181,13 @@ void initialise(LightTextLinking& net, const std::string& init) {
     ++loaded;
   }
   if (loaded == 0) throw Error(weights.string() + ": no parameter of this model found (--init)");
+  if (poly) {  // every trunk tensor must have found its place
+    for (const auto& [k, v] : state) {
+      bool found = false;
+      for (const auto& prm : net->named_parameters()) found = found || prm.key() == k;
+      if (!found) throw Error(weights.string() + ": \"" + k + "\" has no place in this model's polygon encoder (--init)");
+    }
+  }
 }
 
 }  // namespace
@@ -298,9 +295,7 @@ TrainSummary train(const TrainOptions& opt) {
   } else {
     st = load_last(net, optimizer, opt.out_dir);
     // Keep the log lines of the completed epochs only.
-    std::istringstream in(fs::exists(log_path) ? read_file(log_path) : "");
-    std::string line;
-    for (int k = 0; k < st.epoch && std::getline(in, line); ++k) log_text += line + "\n";
+    log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", st.epoch);
     if (!log_text.empty()) draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
   }
   double& best = st.best;

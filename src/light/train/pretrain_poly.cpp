@@ -1,0 +1,259 @@
+#include "light/train/pretrain_poly.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "light/data/poly_pretrain.h"
+#include "light/image/plot.h"
+#include "light/model/checkpoint.h"
+#include "light/model/config.h"
+#include "light/model/poly_pretrain.h"
+#include "light/model/runtime.h"
+#include "light/train/run_files.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+#include "light/util/progress.h"
+
+namespace light::train {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+model::ModelConfig config_for(const std::string& name) {
+  return fs::exists(name) ? model::read_model_config(name) : model::preset_config(name, 259);
+}
+
+void write_model_folder(model::PolyPretrain& net, const model::ModelConfig& config, const std::string& dir) {
+  fs::create_directories(dir);
+  write_parameters(*net, dir + "/model.safetensors");
+  model::write_model_config(dir + "/config.json", config);
+}
+
+// The weights to start from: a polygon-pretraining checkpoint (light's run or folder, the reference's
+// .pth), all of it; or a LIGHT model, its polygon encoder's trunk (the heads stay new).
+void initialise(model::PolyPretrain& net, const std::string& init) {
+  if (init.empty() || init == "none") return;
+  fs::path p(init);
+  if (fs::is_directory(p) && fs::exists(p / "final/model.safetensors")) p /= "final";
+  else if (fs::is_directory(p) && !fs::exists(p / "config.json")) {
+    if (const std::string last = completed_folder((p / "last").string(), "model.safetensors"); !last.empty()) p = last;
+  }
+  fs::path weights = p;
+  if (fs::is_directory(p))
+    for (const char* name : {"model.safetensors", "final_model.pth", "best_model.pth", "model.pth"})
+      if (fs::exists(p / name)) {
+        weights = p / name;
+        break;
+      }
+  auto state = model::read_state_dict(weights.string());
+  if (model::is_poly_pretrain_state(state)) {
+    std::map<std::string, torch::Tensor> kept;
+    for (auto& [k, v] : state)
+      if (k.rfind("encoder.embeddings.word_embeddings.", 0) != 0 && k.rfind("encoder.pooler.", 0) != 0) kept[k] = v;
+    model::load_state_dict(*net, kept, weights.string());
+    return;
+  }
+  const std::string prefix = "light.poly_encoder.";
+  torch::NoGradGuard no_grad;
+  size_t loaded = 0;
+  for (auto& prm : net->named_parameters()) {
+    auto it = state.find(prefix + prm.key());
+    if (it == state.end()) continue;
+    if (it->second.sizes() != prm.value().sizes())
+      throw Error(weights.string() + ": \"" + it->first + "\" has another shape than this model's (--config)");
+    prm.value().copy_(it->second);
+    ++loaded;
+  }
+  if (loaded == 0) throw Error(weights.string() + ": neither a polygon-pretraining checkpoint nor a LIGHT model with a polygon encoder (--init)");
+}
+
+const char* const kLossNames[] = {"loss", "reconstruct", "angle", "center_x", "center_y", "distance", "closest", "contrastive"};
+
+void draw_curves(const std::string& log_text, const std::string& path) {
+  const uint32_t colours[] = {0x000000, 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2};
+  std::vector<image::Series> series;
+  for (size_t k = 0; k < 8; ++k) series.push_back({kLossNames[k], {}, {}, colours[k]});
+  std::istringstream in(log_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    for (size_t k = 0; k < 8; ++k) {
+      series[k].x.push_back(j["step"].get<double>());
+      const double v = j[kLossNames[k]].is_number() ? j[kLossNames[k]].get<double>() : NAN;
+      series[k].y.push_back(v > 0 ? v : NAN);
+    }
+  }
+  image::write_plot_png(path, {{"Total loss", "step", {series[0]}, -1, true},
+                               {"Losses", "step", std::vector<image::Series>(series.begin() + 1, series.end()), -1, true}});
+}
+
+}  // namespace
+
+std::string pretrain_poly_options_to_json(const PretrainPolyOptions& o) {
+  const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
+  const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
+  nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"config", path_or_name(o.config)},
+                              {"init", path_or_name(o.init)}, {"loss_weights", o.loss_weights}, {"max_steps", o.max_steps},
+                              {"batch_size", o.batch_size}, {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every},
+                              {"max_polygons", o.max_polygons}, {"lr", o.lr}, {"weight_decay", o.weight_decay},
+                              {"warmup_ratio", o.warmup_ratio}, {"seed", o.seed}};
+  return j.dump(1) + "\n";
+}
+
+void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions& o) {
+  const std::string path = run_dir + "/options.json";
+  if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain-poly run (no options.json) (--resume)");
+  try {
+    const auto j = nlohmann::json::parse(read_file(path));
+    o.data = j.at("data"), o.images = j.at("images"), o.config = j.at("config"), o.init = j.at("init");
+    o.loss_weights = j.at("loss_weights"), o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size");
+    o.log_every = j.at("log_every"), o.checkpoint_every = j.at("checkpoint_every"), o.max_polygons = j.at("max_polygons");
+    o.lr = j.at("lr"), o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": " + e.what());
+  }
+  o.out_dir = run_dir;
+  o.resume = true;
+}
+
+PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
+  model::set_threads(opt.threads);
+  torch::manual_seed(opt.seed);
+  const torch::Device dev = opt.device == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+  if (opt.device == "cuda" && !torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device");
+  if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
+    throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
+  // Everything that can be wrong with the inputs is found before the run folder is written.
+  const data::PolyTileSource source(opt.data, opt.images);
+  const model::PolyLossWeights weights = model::parse_poly_loss_weights(opt.loss_weights);
+  const model::ModelConfig config = config_for(opt.config);
+  model::PolyPretrain net(config.poly);
+  model::init_poly_pretrain(*net);
+  initialise(net, opt.init);
+  net->to(dev);
+  torch::optim::AdamW optimizer(net->parameters(),
+                                torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
+
+  fs::create_directories(opt.out_dir);
+  const std::string log_path = opt.out_dir + "/log.jsonl";
+  std::string log_text;
+  long step = 0, log_lines = 0;
+  std::vector<double> sums(8, 0.0);
+  long in_sums = 0, empty_batches = 0, this_call = 0;
+  double first_loss = NAN;
+  if (!opt.resume) {
+    write_file_atomic(opt.out_dir + "/options.json", pretrain_poly_options_to_json(opt));
+  } else {
+    const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
+    if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
+    model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
+    torch::load(optimizer, last + "/optimizer.pt");
+    load_cpu_rng(last + "/rng.pt");
+    const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
+    step = j.at("step"), log_lines = j.at("log_lines");
+    first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
+    log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", log_lines);
+    sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums"), empty_batches = j.at("empty_batches");
+  }
+
+  const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size);
+  const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
+  data::PolySampleOptions so;
+  so.max_polygons = static_cast<size_t>(opt.max_polygons);
+  std::vector<size_t> order;
+  size_t order_epoch = SIZE_MAX;
+  const auto tile_at = [&](uint64_t g) {  // the g-th tile of the run: epochs of seeded shuffles
+    const size_t epoch = g / N;
+    if (epoch != order_epoch) {
+      order.resize(N);
+      std::iota(order.begin(), order.end(), 0);
+      std::mt19937_64 rng(opt.seed * 7919 + epoch);
+      std::shuffle(order.begin(), order.end(), rng);
+      order_epoch = epoch;
+    }
+    return order[g % N];
+  };
+  PretrainPolySummary s;
+  s.tiles = N;
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress bar("pretrain-poly", static_cast<size_t>(opt.max_steps - step), "steps");
+  net->train();
+  while (step < opt.max_steps) {
+    // This step's tiles and samples: fixed by the seed and the step alone.
+    std::vector<data::PolySample> samples;
+    for (size_t k = 0; k < B; ++k) {
+      const uint64_t g = static_cast<uint64_t>(step) * B + k;
+      std::mt19937_64 rng(opt.seed * 1000003ull + g);
+      samples.push_back(data::make_poly_sample(source.tile(tile_at(g)), so, rng));
+    }
+    std::vector<const data::PolySample*> ptrs;
+    for (const auto& x : samples)
+      if (x.count > 0) ptrs.push_back(&x);
+    const double f = step < warmup ? static_cast<double>(step) / static_cast<double>(warmup)
+                                   : std::max(0.0, static_cast<double>(opt.max_steps - step) / static_cast<double>(std::max(1L, opt.max_steps - warmup)));
+    for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
+    if (ptrs.empty()) {
+      ++empty_batches;  // no polygon in any of the step's tiles: nothing to learn from
+    } else {
+      const model::PolyLosses L = net->losses(ptrs, weights, dev);
+      optimizer.zero_grad();
+      L.total.backward();
+      optimizer.step();
+      const auto v = L.values();
+      for (size_t k = 0; k < 8; ++k) sums[k] += v[k].second;
+      ++in_sums;
+    }
+    ++step;
+    if (opt.progress) bar.add();
+    if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
+      throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
+    const bool log_now = step % opt.log_every == 0 || step == opt.max_steps;
+    if (log_now && in_sums > 0) {
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      nlohmann::ordered_json line = {{"step", step}};
+      for (size_t k = 0; k < 8; ++k) line[kLossNames[k]] = sums[k] / static_cast<double>(in_sums);
+      line["lr"] = opt.lr * f;
+      line["empty_batches"] = empty_batches;
+      line["seconds"] = secs;
+      if (std::isnan(first_loss)) first_loss = line["loss"].get<double>();
+      s.last_loss = line["loss"];
+      log_text += line.dump() + "\n";
+      ++log_lines;
+      write_file_atomic(log_path, log_text);
+      draw_curves(log_text, opt.out_dir + "/curves.png");
+      std::fill(sums.begin(), sums.end(), 0.0);
+      in_sums = empty_batches = 0;
+    }
+    if (step % opt.checkpoint_every == 0 || step == opt.max_steps) {
+      const std::string tmp = opt.out_dir + "/last.tmp";
+      fs::remove_all(tmp);
+      write_model_folder(net, config, tmp);
+      torch::save(optimizer, tmp + "/optimizer.pt");
+      save_cpu_rng(tmp + "/rng.pt");
+      // The loss sums since the last log line too, so that a resumed run logs what this one would.
+      nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss},
+                                   {"sums", sums}, {"in_sums", in_sums}, {"empty_batches", empty_batches}};
+      write_file_atomic(tmp + "/state.json", st.dump(1));
+      swap_in(tmp, opt.out_dir + "/last");
+    }
+  }
+  if (opt.progress) bar.finish();
+  const std::string tmp = opt.out_dir + "/final.tmp";
+  fs::remove_all(tmp);
+  write_model_folder(net, config, tmp);
+  swap_in(tmp, opt.out_dir + "/final");
+  s.steps = step;
+  s.first_loss = first_loss;
+  s.skipped_polygons = source.skipped_polygons();
+  return s;
+}
+
+}  // namespace light::train

@@ -1,0 +1,26 @@
+// What every training command writes into its run folder, done one way: parameters as safetensors,
+// folders swapped in whole (a run killed at any moment leaves a complete folder), LibTorch's random
+// state, and the log lines of the steps or epochs a checkpoint covers.
+#pragma once
+#include <torch/torch.h>
+
+#include <string>
+
+namespace light::train {
+
+// Every parameter of `module` (CPU float32) into a .safetensors file, written atomically.
+void write_parameters(torch::nn::Module& module, const std::string& path);
+
+// Replaces folder `dir` by the complete folder `tmp` (via dir.old).
+void swap_in(const std::string& tmp, const std::string& dir);
+// `dir`, or dir.old when a swap was interrupted between its two renames; "" when neither holds `marker`.
+std::string completed_folder(const std::string& dir, const std::string& marker);
+
+// LibTorch's default CPU generator (dropout, permutations) to and from a file.
+void save_cpu_rng(const std::string& path);
+void load_cpu_rng(const std::string& path);
+
+// The first `count` lines of `text` (the log lines a checkpoint covers).
+std::string first_lines(const std::string& text, long count);
+
+}  // namespace light::train
