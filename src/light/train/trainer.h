@@ -20,7 +20,8 @@ struct TrainOptions {
   // fine-tuning; training from scratch at a higher rate wants one).
   int warmup_steps = 0;
   // The relative-position bias tables: "frozen" (the reference), "train", or "auto" (trained when
-  // starting from random weights, --init none; frozen otherwise).
+  // the transformer starts from random weights: --init none or a polygon-pretraining checkpoint;
+  // frozen when --init brings a transformer).
   std::string relative_bias = "auto";
   double lr = 5e-5, weight_decay = 0.0, min_lr = 1e-6;
   uint64_t seed = 1234;
