@@ -162,6 +162,13 @@ TEST(PolyTargets, PerImageAnnotationFolder) {
   EXPECT_EQ(src.skipped_polygons(), 1u);
   EXPECT_EQ(b.width, 30);
   EXPECT_TRUE(b.polygons.empty());
+  // A missing image stops the source at once (before any run folder is made), naming the file.
+  try {
+    PolyTileSource(dir + "/ann", dir + "/nowhere");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("m1.json: no image \"m1.png\""), std::string::npos) << e.what();
+  }
   // A broken entry is named by file and field.
   test::write_text(dir + "/ann/m2.json", R"({"annotations": [{"pts": [[1, "x"]]}]})");
   try {

@@ -38,6 +38,8 @@ PolyTileSource::PolyTileSource(const std::string& data, const std::string& image
       if (e.is_regular_file() && e.path().extension() == ".json") files_.push_back(e.path().string());
     std::sort(files_.begin(), files_.end());
     if (files_.empty()) throw Error(data + ": no .json file in this folder (--data)");
+    // Every file's image must be there before a run starts (the files themselves are read later).
+    for (const auto& f : files_) image_for_stem(images_dir, fs::path(f).stem().string(), f);
     count_ = files_.size();
     return;
   }
