@@ -1,0 +1,42 @@
+// LIGHT-pretraining labels (reference-notes §3.2), without LibTorch: masked language modelling (each
+// non-special token replaced by <mask> with probability 0.3), masked image modelling (exactly
+// ceil(0.4 x 196) of the 14 x 14 patches, their pixels zeroed) and word-patch alignment (does the
+// patch under a word's box centre stay visible?). The model side (heads, losses, the loop) builds on
+// these; the reference's visual-token off-by-one is a model-side matter (patch p is visual token
+// p + 1, after the visual CLS).
+#pragma once
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace light::data {
+
+inline constexpr int64_t kIgnoreLabel = -100;
+inline constexpr int64_t kRobertaMaskId = 50264;
+
+struct MlmResult {
+  std::vector<int64_t> input_ids;  // with <mask> at the masked positions
+  std::vector<int64_t> labels;     // the original id at masked positions, -100 elsewhere
+  std::vector<uint8_t> masked;
+};
+// `maskable[i]`: token i is a word token (not <s>, </s>, <pad>). Each is masked independently with
+// probability `p` (no 80/10/10 split, no whole-word masking: as the reference).
+MlmResult mask_tokens(const std::vector<int64_t>& input_ids, const std::vector<uint8_t>& maskable, double p,
+                      int64_t mask_id, std::mt19937_64& rng);
+
+// Exactly ceil(ratio x grid²) distinct patches, chosen uniformly (row-major patch index).
+std::vector<uint8_t> mask_patches(int grid, double ratio, std::mt19937_64& rng);
+// Zeroes the masked patches of CHW pixel values (channels x size x size, patch = size / grid).
+void zero_patches(std::vector<float>& pixels, int channels, int size, int grid, const std::vector<uint8_t>& patch_masked);
+
+// The patch under a box centre: int(cx x grid) + grid x int(cy x grid), with the box in the model's
+// 0–1000 coordinates (cx = (x0 + x1) / 2000); clamped into the grid.
+int word_patch(int64_t x0, int64_t y0, int64_t x1, int64_t y1, int grid);
+
+// Word-patch alignment labels per token: -100 for tokens that are not word tokens or are MLM-masked;
+// otherwise 1 when the token's word patch is visible, 0 when it is masked. `token_patch[i]` is the
+// patch of token i's word (ignored where not maskable).
+std::vector<int64_t> wpa_labels(const std::vector<uint8_t>& maskable, const std::vector<uint8_t>& mlm_masked,
+                                const std::vector<int>& token_patch, const std::vector<uint8_t>& patch_masked);
+
+}  // namespace light::data
