@@ -1,9 +1,13 @@
 // LIGHT-pretraining labels (MLM, MIM, word-patch alignment) on hand-worked inputs.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <numeric>
+#include <random>
 
 #include "light/data/light_pretrain.h"
+#include "light/data/patch_codebook.h"
+#include "test_util.h"
 #include "light/util/error.h"
 
 using namespace light::data;
@@ -52,4 +56,50 @@ TEST(LightPretrainLabels, WordPatchAlignment) {
   patches[5] = 1;
   EXPECT_EQ(wpa_labels({0, 1, 1, 1, 0}, {0, 0, 1, 0, 0}, {0, 5, 5, 9, 0}, patches),
             (std::vector<int64_t>{-100, 0, -100, 1, -100}));
+}
+
+TEST(LightPretrainLabels, PatchCodebookClustersAndRoundTrips) {
+  // 3-channel 32 x 32 images of 2 x 2 patches, each patch one of three colours plus a little noise.
+  const float colours[3][3] = {{-1, -1, -1}, {1, 1, 1}, {1, -1, 0}};
+  std::mt19937_64 rng(3);
+  std::normal_distribution<float> noise(0.0f, 0.02f);
+  std::vector<std::vector<float>> images;
+  std::vector<std::vector<int>> truth;
+  for (int n = 0; n < 6; ++n) {
+    std::vector<float> px(3 * 32 * 32);
+    std::vector<int> which;
+    for (int p = 0; p < 4; ++p) {
+      const int c = (n + p) % 3;
+      which.push_back(c);
+      for (int ch = 0; ch < 3; ++ch)
+        for (int y = (p / 2) * 16; y < (p / 2 + 1) * 16; ++y)
+          for (int x = (p % 2) * 16; x < (p % 2 + 1) * 16; ++x) px[(ch * 32 + y) * 32 + x] = colours[c][ch] + noise(rng);
+    }
+    images.push_back(px);
+    truth.push_back(which);
+  }
+  const PatchCodebook book = train_codebook(images, 3, 32, 16, 3, 20, 7);
+  ASSERT_EQ(book.size(), 3);
+  int code_of[3] = {-1, -1, -1};
+  for (size_t n = 0; n < images.size(); ++n) {
+    const auto ids = book.encode(images[n], 3, 32);
+    ASSERT_EQ(ids.size(), 4u);
+    for (int p = 0; p < 4; ++p) {
+      const int c = truth[n][static_cast<size_t>(p)];
+      if (code_of[c] < 0) code_of[c] = ids[static_cast<size_t>(p)];
+      EXPECT_EQ(ids[static_cast<size_t>(p)], code_of[c]) << "colour " << c;
+    }
+  }
+  EXPECT_NE(code_of[0], code_of[1]);
+  EXPECT_NE(code_of[1], code_of[2]);
+  EXPECT_NE(code_of[0], code_of[2]);
+  const std::string dir = light::test::temp_dir();
+  book.save(dir + "/codebook.safetensors");
+  const PatchCodebook back = PatchCodebook::load(dir + "/codebook.safetensors");
+  EXPECT_EQ(back.centres(), book.centres());
+  EXPECT_EQ(back.encode(images[0], 3, 32), book.encode(images[0], 3, 32));
+  light::test::write_text(dir + "/x.safetensors", "not a safetensors file");
+  EXPECT_THROW(PatchCodebook::load(dir + "/x.safetensors"), light::Error);
+  EXPECT_THROW(train_codebook({images[0]}, 3, 32, 16, 5, 10, 1), light::Error);  // 4 patches for 5 codes
+  std::filesystem::remove_all(dir);
 }
