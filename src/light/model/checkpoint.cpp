@@ -59,12 +59,24 @@ std::map<std::string, torch::Tensor> read_state_dict(const std::string& path) {
   return st ? read_safetensors_state_dict(path) : read_pth_state_dict(path);
 }
 
-namespace {
-bool tolerated(const std::string& key) {
-  auto ends = [&](const std::string& s) { return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0; };
-  return ends("position_ids") || ends("token_type_ids") || key.find("poly_encoder.encoder.embeddings.word_embeddings.") != std::string::npos ||
-         key.find("poly_encoder.encoder.pooler.") != std::string::npos;
+torch::Device pick_device(const std::string& name) {
+  if (name == "cpu") return torch::kCPU;
+  if (name == "cuda") {
+    if (!torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device (see `light info`)");
+    return torch::kCUDA;
+  }
+  throw Error("--device: expected cpu or cuda, got \"" + name + "\"");
 }
+
+bool unused_checkpoint_key(const std::string& key) {
+  auto ends = [&](const std::string& s) { return key.size() >= s.size() && key.compare(key.size() - s.size(), s.size(), s) == 0; };
+  // The polygon BERT's word table and pooler, in LIGHT ("light.poly_encoder.encoder.…") and in
+  // polygon-pretraining checkpoints ("encoder.…" at the top).
+  auto bert_part = [&](const std::string& s) { return key.rfind(s, 0) == 0 || key.find("poly_encoder." + s) != std::string::npos; };
+  return ends("position_ids") || ends("token_type_ids") || bert_part("encoder.embeddings.word_embeddings.") || bert_part("encoder.pooler.");
+}
+
+namespace {
 std::string shape_str(const torch::Tensor& t) {
   std::string s = "[";
   for (int64_t i = 0; i < t.dim(); ++i) s += (i ? ", " : "") + std::to_string(t.size(i));
@@ -90,7 +102,7 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
     p.value().copy_(it->second);
   }
   for (const auto& kv : state)
-    if (!used.count(kv.first) && !tolerated(kv.first)) unexpected.push_back(kv.first);
+    if (!used.count(kv.first) && !unused_checkpoint_key(kv.first)) unexpected.push_back(kv.first);
   if (missing.empty() && mismatched.empty() && unexpected.empty()) return;
   std::string msg = source + ": does not fit the model:";
   auto list = [&](const char* what, const std::vector<std::string>& keys) {

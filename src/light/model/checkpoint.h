@@ -20,6 +20,13 @@ std::map<std::string, torch::Tensor> read_pth_state_dict(const std::string& path
 // Either format, by extension (.safetensors, else PyTorch zip).
 std::map<std::string, torch::Tensor> read_state_dict(const std::string& path);
 
+// "cpu" or "cuda" (checked to exist); anything else is a light::Error naming --device.
+torch::Device pick_device(const std::string& name);
+
+// Keys a checkpoint may hold that no light module needs: non-persistent buffers (…position_ids,
+// …token_type_ids) and the polygon BERT's unused word table and pooler.
+bool unused_checkpoint_key(const std::string& key);
+
 // Copies `state` into `module`'s parameters, strictly. Tolerated: buffers Hugging Face does not need
 // (…position_ids, …token_type_ids), and the polygon BERT's unused word table and pooler.
 void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source);

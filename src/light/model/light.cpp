@@ -61,22 +61,27 @@ void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
   // 50 times smaller relative to N(0, 1) rows than to N(0, 0.02) rows.)
   torch::NoGradGuard no_grad;
   for (const auto& item : m.named_modules("light")) {
-    torch::nn::Module& mod = *item.value();
-    if (auto* lin = mod.as<torch::nn::LinearImpl>()) {
-      lin->weight.normal_(0.0, 0.02);
-      if (lin->bias.defined()) lin->bias.zero_();
-    } else if (auto* conv = mod.as<torch::nn::Conv2dImpl>()) {
-      conv->weight.normal_(0.0, 0.02);
-      if (conv->bias.defined()) conv->bias.zero_();
-    } else if (auto* emb = mod.as<torch::nn::EmbeddingImpl>()) {
-      emb->weight.normal_(0.0, 0.02);
-      // padding_idx rows: the text word and 1-D position tables (RoBERTa style).
+    init_module_like_hugging_face(*item.value());
+    // padding_idx rows: the text word and 1-D position tables (RoBERTa style).
+    if (auto* emb = item.value()->as<torch::nn::EmbeddingImpl>())
       if (item.key() == "light.embeddings.word_embeddings" || item.key() == "light.embeddings.position_embeddings")
         if (pad_token_id >= 0 && pad_token_id < emb->weight.size(0)) emb->weight[pad_token_id].zero_();
-    } else if (auto* ln = mod.as<torch::nn::LayerNormImpl>()) {
-      ln->weight.fill_(1.0);
-      ln->bias.zero_();
-    }
+  }
+}
+
+void init_module_like_hugging_face(torch::nn::Module& mod) {
+  torch::NoGradGuard no_grad;
+  if (auto* lin = mod.as<torch::nn::LinearImpl>()) {
+    lin->weight.normal_(0.0, 0.02);
+    if (lin->bias.defined()) lin->bias.zero_();
+  } else if (auto* conv = mod.as<torch::nn::Conv2dImpl>()) {
+    conv->weight.normal_(0.0, 0.02);
+    if (conv->bias.defined()) conv->bias.zero_();
+  } else if (auto* emb = mod.as<torch::nn::EmbeddingImpl>()) {
+    emb->weight.normal_(0.0, 0.02);
+  } else if (auto* ln = mod.as<torch::nn::LayerNormImpl>()) {
+    ln->weight.fill_(1.0);
+    ln->bias.zero_();
   }
 }
 

@@ -44,6 +44,10 @@ TORCH_MODULE(TokenEncoder);
 // Random initialisation as the reference's model gets it (Hugging Face LayoutLMv3 _init_weights over
 // LightModel: Linear, Conv2d and Embedding weights N(0, 0.02), biases 0, padding rows 0, LayerNorm 1/0).
 void init_like_reference(LightModelImpl& light, int64_t pad_token_id);
+// One module as Hugging Face's _init_weights leaves it (initializer_range 0.02): Linear and Conv2d
+// weights N(0, 0.02) with zero biases, Embedding rows N(0, 0.02), LayerNorm 1 and 0; other modules
+// untouched (children are not visited).
+void init_module_like_hugging_face(torch::nn::Module& module);
 
 struct Batch {
   torch::Tensor input_ids, bbox, attention_mask, polygons, pixel_values;  // [B,T] [B,T,4] [B,T] [B,T,32] [B,3,s,s]

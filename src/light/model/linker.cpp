@@ -20,15 +20,6 @@ namespace light::model {
 
 namespace {
 
-torch::Device pick_device(const std::string& name) {
-  if (name == "cpu") return torch::kCPU;
-  if (name == "cuda") {
-    if (!torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device (see `light info`)");
-    return torch::kCUDA;
-  }
-  throw Error("--device: expected cpu or cuda, got \"" + name + "\"");
-}
-
 // Runs one window of words and returns its probs / bi_probs (n x n, CPU, row-major).
 void run_window(LightTextLinking& model, const data::TileInputs& in, const torch::Tensor& pixels, torch::Device dev,
                 std::vector<float>& probs, std::vector<float>& bi) {

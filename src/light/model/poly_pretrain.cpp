@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "light/data/inputs.h"
+#include "light/model/checkpoint.h"
 #include "light/util/error.h"
 
 namespace light::model {
@@ -141,17 +142,7 @@ void init_poly_pretrain(PolyPretrainImpl& m) {
   m.cls_token.zero_();
   for (const auto& item : m.named_modules()) {
     const std::string& name = item.key();
-    if (name.find("_mlp") != std::string::npos) continue;  // heads: PyTorch defaults
-    torch::nn::Module& mod = *item.value();
-    if (auto* lin = mod.as<torch::nn::LinearImpl>()) {
-      lin->weight.normal_(0.0, 0.02);
-      if (lin->bias.defined()) lin->bias.zero_();
-    } else if (auto* emb = mod.as<torch::nn::EmbeddingImpl>()) {
-      emb->weight.normal_(0.0, 0.02);
-    } else if (auto* ln = mod.as<torch::nn::LayerNormImpl>()) {
-      ln->weight.fill_(1.0);
-      ln->bias.zero_();
-    }
+    if (name.find("_mlp") == std::string::npos) init_module_like_hugging_face(*item.value());  // heads: PyTorch defaults
   }
 }
 
@@ -164,10 +155,7 @@ bool is_poly_pretrain_state(const std::map<std::string, torch::Tensor>& state) {
 std::map<std::string, torch::Tensor> poly_trunk_for_light(const std::map<std::string, torch::Tensor>& state) {
   std::map<std::string, torch::Tensor> out;
   for (const auto& [k, v] : state) {
-    // BERT's unused word table and pooler, and non-persistent buffers, have no use in LIGHT.
-    if (k.rfind("encoder.embeddings.word_embeddings.", 0) == 0 || k.rfind("encoder.pooler.", 0) == 0 ||
-        k.find("position_ids") != std::string::npos || k.find("token_type_ids") != std::string::npos)
-      continue;
+    if (unused_checkpoint_key(k)) continue;  // BERT's word table and pooler, buffers
     if (k == "cls_token" || k.rfind("coord_embedding.", 0) == 0 || k.rfind("position_embedding.", 0) == 0 ||
         k.rfind("encoder.", 0) == 0)
       out["light.poly_encoder." + k] = v;

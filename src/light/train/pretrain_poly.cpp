@@ -41,24 +41,10 @@ void write_model_folder(model::PolyPretrain& net, const model::ModelConfig& conf
 // .pth), all of it; or a LIGHT model, its polygon encoder's trunk (the heads stay new).
 void initialise(model::PolyPretrain& net, const std::string& init) {
   if (init.empty() || init == "none") return;
-  fs::path p(init);
-  if (fs::is_directory(p) && fs::exists(p / "final/model.safetensors")) p /= "final";
-  else if (fs::is_directory(p) && !fs::exists(p / "config.json")) {
-    if (const std::string last = completed_folder((p / "last").string(), "model.safetensors"); !last.empty()) p = last;
-  }
-  fs::path weights = p;
-  if (fs::is_directory(p))
-    for (const char* name : {"model.safetensors", "final_model.pth", "best_model.pth", "model.pth"})
-      if (fs::exists(p / name)) {
-        weights = p / name;
-        break;
-      }
-  auto state = model::read_state_dict(weights.string());
-  if (model::is_poly_pretrain_state(state)) {
-    std::map<std::string, torch::Tensor> kept;
-    for (auto& [k, v] : state)
-      if (k.rfind("encoder.embeddings.word_embeddings.", 0) != 0 && k.rfind("encoder.pooler.", 0) != 0) kept[k] = v;
-    model::load_state_dict(*net, kept, weights.string());
+  const fs::path weights = resolve_weights_file(init);
+  const auto state = model::read_state_dict(weights.string());
+  if (model::is_poly_pretrain_state(state)) {  // strict; the unused BERT word table and pooler are tolerated
+    model::load_state_dict(*net, state, weights.string());
     return;
   }
   const std::string prefix = "light.poly_encoder.";
@@ -127,8 +113,7 @@ void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions&
 PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
-  const torch::Device dev = opt.device == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
-  if (opt.device == "cuda" && !torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device");
+  const torch::Device dev = model::pick_device(opt.device);
   if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
     throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
   // Everything that can be wrong with the inputs is found before the run folder is written.

@@ -34,6 +34,18 @@ std::string completed_folder(const std::string& dir, const std::string& marker) 
   return "";
 }
 
+std::string resolve_weights_file(const std::string& init) {
+  fs::path p(init);
+  if (fs::is_directory(p) && !fs::exists(p / "config.json")) {
+    if (fs::exists(p / "final/model.safetensors")) p /= "final";
+    else if (const std::string last = completed_folder((p / "last").string(), "model.safetensors"); !last.empty()) p = last;
+  }
+  if (fs::is_directory(p))
+    for (const char* name : {"model.safetensors", "best_model.pth", "final_model.pth", "model.pth"})
+      if (fs::exists(p / name)) return (p / name).string();
+  return p.string();
+}
+
 void save_cpu_rng(const std::string& path) {
   torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
   torch::save(rng, path);

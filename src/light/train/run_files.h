@@ -16,6 +16,11 @@ void swap_in(const std::string& tmp, const std::string& dir);
 // `dir`, or dir.old when a swap was interrupted between its two renames; "" when neither holds `marker`.
 std::string completed_folder(const std::string& dir, const std::string& marker);
 
+// The weights file --init names: a file itself; in a folder, the first of model.safetensors,
+// best_model.pth, final_model.pth, model.pth; a `light pretrain-poly` run folder (no config.json)
+// stands for its final/, else its last completed checkpoint.
+std::string resolve_weights_file(const std::string& init);
+
 // LibTorch's default CPU generator (dropout, permutations) to and from a file.
 void save_cpu_rng(const std::string& path);
 void load_cpu_rng(const std::string& path);

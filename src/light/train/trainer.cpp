@@ -16,7 +16,6 @@
 #include "light/image/plot.h"
 #include "light/image/draw.h"
 #include "light/image/resize.h"
-#include "light/io/safetensors.h"
 #include "light/link/decode.h"
 #include "light/link/paths.h"
 #include "light/maptext/maptext.h"
@@ -156,7 +155,7 @@ struct InitWeights {
 InitWeights read_init(const std::string& init) {
   InitWeights w;
   if (init.empty() || init == "none") return w;
-  fs::path p(init);
+  const fs::path p(init);
   if (fs::is_directory(p) && fs::exists(p / "config.json")) {
     const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
     if (j.value("model_type", "") == "layoutlmv3") {
@@ -165,18 +164,7 @@ InitWeights read_init(const std::string& init) {
       return w;
     }
   }
-  if (fs::is_directory(p) && !fs::exists(p / "config.json")) {  // a pretrain-poly run: final/, else last/
-    if (fs::exists(p / "final/model.safetensors")) p /= "final";
-    else if (const std::string last = completed_folder((p / "last").string(), "model.safetensors"); !last.empty()) p = last;
-  }
-  fs::path weights = p;
-  if (fs::is_directory(p))
-    for (const char* name : {"model.safetensors", "best_model.pth", "final_model.pth", "model.pth"})
-      if (fs::exists(p / name)) {
-        weights = p / name;
-        break;
-      }
-  w.path = weights.string();
+  w.path = resolve_weights_file(init);
   w.state = model::read_state_dict(w.path);
   w.kind = InitWeights::Light;
   if (model::is_poly_pretrain_state(w.state)) {
@@ -270,8 +258,7 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
 TrainSummary train(const TrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
-  const torch::Device dev = opt.device == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
-  if (opt.device == "cuda" && !torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device");
+  const torch::Device dev = model::pick_device(opt.device);
   // The data first: a bad file stops the run before anything is written.
   const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
   const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
