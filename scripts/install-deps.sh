@@ -8,6 +8,8 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   # LibTorch (CPU) and a fast BLAS/allocator for it
   libtorch-dev libopenblas0-openmp libtcmalloc-minimal4 libgoogle-perftools-dev
+  # data-parallel training: the Gloo headers LibTorch's c10d needs
+  libgloo-dev
   # geometry, images, JSON, command line
   libgeos-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libcli11-dev libutf8proc-dev

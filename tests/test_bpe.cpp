@@ -94,8 +94,9 @@ TEST(Bpe, MatchesTheGpt3EncoderPackage) {
 TEST(Bpe, ByteLevelVocabularyHasNoMergesAndEncodesEveryByte) {
   const std::string dir = BpeTokenizer::write_byte_level(light::test::temp_dir() + "/bytes");
   const BpeTokenizer t = BpeTokenizer::from_folder(dir);
-  EXPECT_EQ(t.vocab_size(), 259u);
+  EXPECT_EQ(t.vocab_size(), 260u);
   EXPECT_EQ(t.token_id("<pad>"), 1);
+  EXPECT_EQ(t.token_id("<mask>"), 259);  // after the 256 bytes: byte ids stay 3 + byte
   // " Cr." -> one id per byte: 3 + byte value.
   EXPECT_EQ(t.encode_word("Cr."), (std::vector<int64_t>{3 + ' ', 3 + 'C', 3 + 'r', 3 + '.'}));
   const std::vector<int64_t> ids = t.encode_word("Zürich");

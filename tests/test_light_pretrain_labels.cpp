@@ -103,3 +103,98 @@ TEST(LightPretrainLabels, PatchCodebookClustersAndRoundTrips) {
   EXPECT_THROW(train_codebook({images[0]}, 3, 32, 16, 5, 10, 1), light::Error);  // 4 patches for 5 codes
   std::filesystem::remove_all(dir);
 }
+
+namespace {
+// A 1400 x 700 tile with two rectangular words: "Ab" over (140, 70)-(420, 140) and "C" over
+// (700, 350)-(980, 560). Boxes in 0–1000: (100, 100, 300, 200) and (500, 500, 700, 800); their centres
+// (0.2, 0.15) and (0.6, 0.65) lie over patches 2 + 14·2 = 30 and 8 + 14·9 = 134.
+PolyTile two_word_tile() {
+  PolyTile t;
+  t.image = "t.png";
+  t.width = 1400, t.height = 700;
+  t.polygons = {{{140, 140}, {420, 140}, {420, 70}, {140, 70}}, {{700, 560}, {980, 560}, {980, 350}, {700, 350}}};
+  t.texts = {"Ab", "C"};
+  return t;
+}
+std::vector<int64_t> byte_tokens(const std::string& w) {  // the byte-level vocabulary: 3 + byte, " " first
+  std::vector<int64_t> ids{3 + ' '};
+  for (unsigned char c : w) ids.push_back(3 + c);
+  return ids;
+}
+std::vector<float> gradient_pixels() {
+  std::vector<float> px(3 * 224 * 224);
+  for (size_t i = 0; i < px.size(); ++i) px[i] = static_cast<float>((i * 7919) % 1000) / 500.0f - 1.0f;
+  return px;
+}
+}  // namespace
+
+TEST(LightPretrainLabels, SampleOfAHandWorkedTile) {
+  const PolyTile tile = two_word_tile();
+  const std::vector<float> px = gradient_pixels();
+  const PatchCodebook book = train_codebook({px}, 3, 224, 16, 4, 5, 1);
+  LightPretrainOptions o;
+  o.mask_id = 259;
+  for (double p : {0.0, 1.0}) {
+    o.mlm_probability = p;
+    std::mt19937_64 rng(11);
+    const LightPretrainSample s = make_light_pretrain_sample(tile, px, byte_tokens, {}, &book, o, rng);
+    ASSERT_EQ(s.tokens, 7);  // <s> " Ab" (3) " C" (2) </s>
+    EXPECT_EQ(s.words, 2u);
+    EXPECT_EQ(s.left_out, 0u);
+    EXPECT_EQ(s.mlm_labels.front(), kIgnoreLabel);
+    EXPECT_EQ(s.input_ids.front(), 0);
+    EXPECT_EQ(s.input_ids.back(), 2);
+    EXPECT_EQ(s.token_patch.front(), -1);
+    EXPECT_EQ(s.token_patch.back(), -1);
+    for (int k = 0; k < 32; ++k) {  // <s> and </s>: fully masked polygons, as the reference
+      EXPECT_EQ(s.polygons[static_cast<size_t>(k)], -100.0f);
+      EXPECT_EQ(s.polygons[6 * 32 + static_cast<size_t>(k)], -100.0f);
+    }
+    // Each word token: its word's box, normalised polygon and patch.
+    for (size_t i = 1; i < 6; ++i) {
+      const int64_t original = s.mlm_labels[i] == kIgnoreLabel ? s.input_ids[i] : s.mlm_labels[i];
+      const bool word_c = s.token_patch[i] == 134;
+      EXPECT_TRUE(word_c || s.token_patch[i] == 30) << i;
+      if (original == 3 + 'C') EXPECT_TRUE(word_c);
+      if (original == 3 + 'A' || original == 3 + 'b') EXPECT_FALSE(word_c);
+      const std::vector<int64_t> box(s.bbox.begin() + static_cast<long>(4 * i), s.bbox.begin() + static_cast<long>(4 * i + 4));
+      EXPECT_EQ(box, word_c ? (std::vector<int64_t>{500, 500, 700, 800}) : (std::vector<int64_t>{100, 100, 300, 200})) << i;
+      EXPECT_FLOAT_EQ(s.polygons[i * 32], word_c ? 0.5f : 0.1f) << i;      // x of the first point / W
+      EXPECT_FLOAT_EQ(s.polygons[i * 32 + 1], word_c ? 0.8f : 0.2f) << i;  // y / H
+      EXPECT_EQ(s.polygons[i * 32 + 8], -100.0f) << "4 points, padded";
+      if (p == 1.0) {
+        EXPECT_EQ(s.input_ids[i], 259);
+        EXPECT_NE(s.mlm_labels[i], kIgnoreLabel);
+        EXPECT_EQ(s.wpa_labels[i], kIgnoreLabel) << "a masked token has no alignment label";
+      } else {
+        EXPECT_EQ(s.mlm_labels[i], kIgnoreLabel);
+        EXPECT_EQ(s.wpa_labels[i], s.patch_masked[static_cast<size_t>(s.token_patch[i])] ? 0 : 1);
+      }
+    }
+    // MIM: exactly 79 patches, zeroed; codes from the unmasked pixels.
+    EXPECT_EQ(std::accumulate(s.patch_masked.begin(), s.patch_masked.end(), 0), 79);
+    for (int q : {0, 30, 134, 195}) {
+      const size_t at = static_cast<size_t>((q / 14) * 16 * 224 + (q % 14) * 16 + 5 * 224 + 3);  // a pixel inside patch q
+      EXPECT_EQ(s.pixels[at], s.patch_masked[static_cast<size_t>(q)] ? 0.0f : px[at]) << q;
+    }
+    const std::vector<int> codes = book.encode(px, 3, 224);
+    EXPECT_EQ(s.mim_labels, std::vector<int64_t>(codes.begin(), codes.end()));
+  }
+  // Room for 2 word tokens: one word (whole or cut) is kept, the other left out.
+  o.max_length = 4;
+  std::mt19937_64 rng(5);
+  const LightPretrainSample cut = make_light_pretrain_sample(tile, px, byte_tokens, {}, nullptr, o, rng);
+  EXPECT_EQ(cut.tokens, 4);
+  EXPECT_EQ(cut.words, 1u);
+  EXPECT_EQ(cut.left_out, 1u);
+  EXPECT_TRUE(cut.mim_labels.empty()) << "no image tokenizer, no codes";
+  // A tile without usable words: <s> </s> and nothing to learn from the text.
+  PolyTile empty = tile;
+  empty.polygons = {{{5, 5}, {5, 5}, {5, 5}}};  // no area
+  empty.texts = {"x"};
+  const LightPretrainSample e = make_light_pretrain_sample(empty, px, byte_tokens, {}, nullptr, o, rng);
+  EXPECT_EQ(e.tokens, 2);
+  EXPECT_EQ(e.words, 0u);
+  for (int64_t v : e.mlm_labels) EXPECT_EQ(v, kIgnoreLabel);
+  for (int64_t v : e.wpa_labels) EXPECT_EQ(v, kIgnoreLabel);
+}

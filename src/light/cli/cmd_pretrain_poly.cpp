@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/train/distributed_options.h"
 #include "light/train/pretrain_poly.h"
 
 namespace light::cli {
@@ -31,6 +32,7 @@ void add_pretrain_poly_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "Random seed")->capture_default_str();
   cmd->add_option("--threads", o->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--device", o->device, "cpu | cuda")->capture_default_str();
+  add_distributed_options(cmd, o->distributed);
   cmd->add_option("--resume", *resume, "Continue the run in this folder from its last checkpoint (its options.json holds the rest)");
   cmd->add_flag("-q,--quiet", *quiet, "No progress");
   cmd->callback([o, quiet, resume, cmd] {
@@ -45,6 +47,7 @@ void add_pretrain_poly_command(CLI::App& app) {
         if (cmd->count(name) == 0) throw CLI::RequiredError(name);
     }
     const auto s = train::pretrain_poly(*o);
+    if (o->distributed.rank != 0) return;
     std::fprintf(stderr, "pretrain-poly: %ld step(s) over %zu tile(s); loss %.4f -> %.4f -> %s/final\n", s.steps, s.tiles,
                  s.first_loss, s.last_loss, o->out_dir.c_str());
     if (s.skipped_polygons > 0) std::fprintf(stderr, "pretrain-poly: %zu polygon(s) with fewer than 3 points left out\n", s.skipped_polygons);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/train/distributed_options.h"
 #include "light/train/trainer.h"
 
 namespace light::cli {
@@ -33,6 +34,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--device", o->device, "cpu | cuda")->capture_default_str();
   cmd->add_option("--max-length", o->max_length, "Token window")->capture_default_str();
+  add_distributed_options(cmd, o->distributed);
   auto resume = std::make_shared<std::string>();
   cmd->add_option("--resume", *resume, "Continue the run in this folder from its last completed epoch (its options.json holds the rest)");
   cmd->add_flag("-q,--quiet", *quiet, "No progress");
@@ -52,6 +54,7 @@ void add_train_command(CLI::App& app) {
         if (cmd->count(name) == 0) throw CLI::RequiredError(name);
     }
     const auto s = train::train(*o);
+    if (o->distributed.rank != 0) return;
     std::fprintf(stderr, "train: %d epoch(s); best val loss %.4f at epoch %d (edges F %.3f) -> %s/best\n", s.epochs,
                  s.best_val_loss, s.best_epoch, s.best_edges_fscore, o->out_dir.c_str());
   });

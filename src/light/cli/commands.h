@@ -6,6 +6,10 @@ namespace CLI {
 class App;
 }
 
+namespace light::train {
+struct DistributedOptions;
+}
+
 namespace light::cli {
 
 void add_eval_command(CLI::App& app);
@@ -17,5 +21,9 @@ void add_prepare_command(CLI::App& app);
 void add_forward_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_pretrain_poly_command(CLI::App& app);
+void add_pretrain_command(CLI::App& app);
+
+// --world-size, --rank, --store (data-parallel training; shared by train, pretrain-poly and pretrain).
+void add_distributed_options(CLI::App* cmd, train::DistributedOptions& options);
 
 }  // namespace light::cli

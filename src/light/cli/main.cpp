@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   light::cli::add_forward_command(app);
   light::cli::add_train_command(app);
   light::cli::add_pretrain_poly_command(app);
+  light::cli::add_pretrain_command(app);
   light::cli::add_info_command(app);
   try {
     app.parse(argc, argv);

@@ -49,7 +49,8 @@ PolyTileSource::PolyTileSource(const std::string& data, const std::string& image
   for (const auto& t : tiles) {
     PolyTile pt;
     pt.image = t.image;
-    const auto [w, h] = image::image_size(image::find_tile_image(images_dir, t.image));
+    pt.image_path = image::find_tile_image(images_dir, t.image);
+    const auto [w, h] = image::image_size(pt.image_path);
     pt.width = w, pt.height = h;
     for (const auto& g : t.groups)
       for (const auto& word : g) {
@@ -59,6 +60,7 @@ PolyTileSource::PolyTileSource(const std::string& data, const std::string& image
           continue;
         }
         pt.polygons.push_back(word.vertices);
+        pt.texts.push_back(word.text.value_or(""));
       }
     tiles_.push_back(std::move(pt));
   }
@@ -95,8 +97,11 @@ PolyTile PolyTileSource::tile(size_t i) const {
         continue;
       }
       pt.polygons.push_back(std::move(poly));
+      const auto text = anns[a].find("text");
+      pt.texts.push_back(text != anns[a].end() && text->is_string() ? text->get<std::string>() : std::string());
     }
-    const auto [w, h] = image::image_size(image_for_stem(images_dir_, pt.image, path));
+    pt.image_path = image_for_stem(images_dir_, pt.image, path);
+    const auto [w, h] = image::image_size(pt.image_path);
     pt.width = w, pt.height = h;
     return pt;
   }
@@ -129,6 +134,20 @@ std::vector<int64_t> closest_polygons(const std::vector<std::vector<Point>>& pol
   return out;
 }
 
+void vertex_dropout(std::vector<Point>& pts, std::mt19937_64& rng) {
+  constexpr size_t kPoints = kPolygonValues / 2;
+  if (pts.size() != kPoints) return;
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  std::vector<double> u(kPoints);
+  for (auto& x : u) x = U(rng);
+  u[0] = u[7] = u[8] = u[15] = 1.0;
+  const double q = U(rng);
+  std::vector<Point> keep;
+  for (size_t k = 0; k < kPoints; ++k)
+    if (u[k] > q) keep.push_back(pts[k]);
+  pts = std::move(keep);
+}
+
 PolySample make_poly_sample(const PolyTile& tile, const PolySampleOptions& opt, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> U(0.0, 1.0);
   constexpr size_t kPoints = kPolygonValues / 2;
@@ -148,17 +167,7 @@ PolySample make_poly_sample(const PolyTile& tile, const PolySampleOptions& opt, 
   const double W = std::max(1, tile.width), H = std::max(1, tile.height);
   for (size_t i = 0; i < n; ++i) {
     std::vector<Point> pts(kept[i]->begin(), kept[i]->begin() + static_cast<long>(std::min(kPoints, kept[i]->size())));
-    // Vertex dropout (16-point polygons): the four corners 0, 7, 8, 15 always stay.
-    if (opt.vertex_dropout && pts.size() == kPoints) {
-      std::vector<double> u(kPoints);
-      for (auto& x : u) x = U(rng);
-      u[0] = u[7] = u[8] = u[15] = 1.0;
-      const double q = U(rng);
-      std::vector<Point> keep;
-      for (size_t k = 0; k < kPoints; ++k)
-        if (u[k] > q) keep.push_back(pts[k]);
-      pts = std::move(keep);
-    }
+    if (opt.vertex_dropout) vertex_dropout(pts, rng);
     for (auto& p : pts) p = {p.x / W, p.y / H};
     double x0 = pts[0].x, x1 = pts[0].x, y0 = pts[0].y, y1 = pts[0].y;
     for (const auto& p : pts) x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
@@ -183,6 +192,7 @@ PolySample make_poly_sample(const PolyTile& tile, const PolySampleOptions& opt, 
     normalised[i] = std::move(pts);
   }
   s.closest = closest_polygons(normalised);
+  s.seed = rng();
   return s;
 }
 

@@ -12,11 +12,13 @@
 
 namespace light::data {
 
-// One tile's polygons in pixels, and the tile's size.
+// One tile's word polygons in pixels (and their texts, "" when the source has none), the tile's
+// size and its image file.
 struct PolyTile {
-  std::string image;
+  std::string image, image_path;
   int width = 0, height = 0;
   std::vector<std::vector<geometry::Point>> polygons;
+  std::vector<std::string> texts;  // parallel to polygons
 };
 
 // Where pretraining tiles come from: a MapText JSON (ground truth or spotter output; illegible and
@@ -58,12 +60,18 @@ struct PolySample {
   std::vector<uint8_t> masked;   // [n, 32] 1 where a coordinate is masked
   std::vector<float> angle, center_x, center_y, distance;  // [n]
   std::vector<int64_t> closest;  // [n] index of the closest other polygon; -1 when the tile has one polygon
+  uint64_t seed = 0;             // for the contrastive term's random negatives
 };
 
 // The sample of one tile. Polygons with fewer than 3 points are left out; a tile without polygons
 // gives an empty sample. Polygons with more than 16 points are cut to their first 16 before anything
 // else (LIGHT sees no more), so the targets describe what the encoder sees.
 PolySample make_poly_sample(const PolyTile& tile, const PolySampleOptions& options, std::mt19937_64& rng);
+
+// The reference's vertex dropout (`sampling`): only a polygon of exactly 16 points loses points; draws
+// u_k ~ U(0, 1) for its points (corners 0, 7, 8 and 15 forced to 1) and one threshold q ~ U(0, 1), and
+// keeps the points with u_k > q.
+void vertex_dropout(std::vector<geometry::Point>& points, std::mt19937_64& rng);
 
 // Targets on normalised points, as the reference computes them:
 // OpenCV minAreaRect's angle (in (0, 90]), plus 90 when the rectangle's width < height, over 180.

@@ -118,6 +118,10 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
 }
 
 BackboneReport load_layoutlmv3_backbone(LightTextLinking& model, const std::string& hf_dir) {
+  return load_layoutlmv3_backbone(*model->light, model->config, hf_dir);
+}
+
+BackboneReport load_layoutlmv3_backbone(LightModelImpl& light, const ModelConfig& config, const std::string& hf_dir) {
   namespace fs = std::filesystem;
   const fs::path d(hf_dir);
   fs::path weights;
@@ -133,8 +137,8 @@ BackboneReport load_layoutlmv3_backbone(LightTextLinking& model, const std::stri
   torch::NoGradGuard no_grad;
   BackboneReport report;
   std::vector<std::string> missing, mismatched;
-  const int64_t pad = model->config.layoutlmv3.pad_token_id;
-  for (auto& p : model->light->named_parameters(/*recurse=*/true)) {
+  const int64_t pad = config.layoutlmv3.pad_token_id;
+  for (auto& p : light.named_parameters(/*recurse=*/true)) {
     const std::string name = "light." + p.key();
     if (name.rfind("light.poly_encoder.", 0) == 0 || name.rfind("light.poly_layer_norm.", 0) == 0) continue;  // not LayoutLMv3
     auto it = mapped.find(name);

@@ -40,6 +40,8 @@ struct BackboneReport {
   std::vector<std::string> reinitialised;
 };
 BackboneReport load_layoutlmv3_backbone(LightTextLinking& model, const std::string& hf_dir);
+// The same into any module's `light` part (e.g. the pretraining model's).
+BackboneReport load_layoutlmv3_backbone(LightModelImpl& light, const ModelConfig& config, const std::string& hf_dir);
 
 // A model: a folder with config.json (sizes) and model.safetensors or best_model.pth; or a bare
 // weights file (.safetensors / .pth), with the config.json beside it or, failing that, the released

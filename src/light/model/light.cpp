@@ -93,9 +93,8 @@ torch::Tensor TileOutputs::total_loss(const LossSwitches& s) const {
   return t;
 }
 
-Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
-  Outputs out;
-  auto& m = light;
+torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, const Batch& b, Outputs& out, bool keep_layers,
+                              bool encode_distinct_polygons) {
   const int64_t B = b.input_ids.size(0), T = b.input_ids.size(1);
   const int64_t C = b.polygons.size(2);
   const Modalities mod = config.modalities;
@@ -105,27 +104,26 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
     const torch::Tensor flat = b.polygons.reshape({B * T, C});
     if (encode_distinct_polygons) {
       const auto uniq = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
-      const torch::Tensor encoded = m->poly_encoder(std::get<0>(uniq));
+      const torch::Tensor encoded = m.poly_encoder(std::get<0>(uniq));
       out.poly_embeddings = encoded.index_select(0, std::get<1>(uniq).flatten()).view({B, T, -1});
     } else {
-      out.poly_embeddings = m->poly_encoder(flat).view({B, T, -1});
+      out.poly_embeddings = m.poly_encoder(flat).view({B, T, -1});
     }
   }
-  if (mod == Modalities::G) {
-    out.final_hidden_text = out.poly_embeddings;  // polygons only: no LayoutLMv3
-  } else {
+  if (mod == Modalities::G) return out.poly_embeddings;  // polygons only: no LayoutLMv3
+  {
     // L has no layout: every box is zero (and there are no visual tokens).
     const torch::Tensor bbox = mod == Modalities::L ? torch::zeros_like(b.bbox) : b.bbox;
-    out.text_embeddings = m->embeddings(b.input_ids, bbox);
-    out.fused_embeddings = polygons ? m->poly_layer_norm(out.text_embeddings + out.poly_embeddings) : out.text_embeddings;
-    auto drop = [&](const torch::Tensor& t, double p) { return p > 0 && is_training() ? torch::dropout(t, p, true) : t; };
+    out.text_embeddings = m.embeddings(b.input_ids, bbox);
+    out.fused_embeddings = polygons ? m.poly_layer_norm(out.text_embeddings + out.poly_embeddings) : out.text_embeddings;
+    auto drop = [&](const torch::Tensor& t, double p) { return p > 0 && m.is_training() ? torch::dropout(t, p, true) : t; };
     torch::Tensor seq = polygons ? drop(out.fused_embeddings, config.fusion_dropout) : out.fused_embeddings, boxes = bbox, keep = b.attention_mask.to(seq.dtype());
     const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(seq.device());
     torch::Tensor positions = torch::arange(T, long_opts);
     if (mod != Modalities::L) {
-      torch::Tensor v = m->patch_embed->proj(b.pixel_values).flatten(2).transpose(1, 2);
-      v = torch::cat({m->cls_token.expand({B, 1, v.size(2)}), v}, 1) + m->pos_embed;
-      out.visual_embeddings = m->norm(v);
+      torch::Tensor v = m.patch_embed->proj(b.pixel_values).flatten(2).transpose(1, 2);
+      v = torch::cat({m.cls_token.expand({B, 1, v.size(2)}), v}, 1) + m.pos_embed;
+      out.visual_embeddings = m.norm(v);
       const int64_t V = out.visual_embeddings.size(1);
       const int grid = config.layoutlmv3.input_size / config.layoutlmv3.patch_size;
       seq = torch::cat({seq, out.visual_embeddings}, 1);
@@ -134,16 +132,22 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
       boxes = torch::cat({bbox, visual_bbox(grid).to(seq.device()).unsqueeze(0).expand({B, V, 4})}, 1);
       keep = torch::cat({keep, torch::ones({B, V}, seq.options())}, 1);
     }
-    torch::Tensor h = drop(m->LayerNorm(seq), config.layoutlmv3.hidden_dropout);
+    torch::Tensor h = drop(m.LayerNorm(seq), config.layoutlmv3.hidden_dropout);
     out.encoder_input = h;
-    const torch::Tensor bias = m->encoder->attention_bias(positions, boxes);
+    const torch::Tensor bias = m.encoder->attention_bias(positions, boxes);
     const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({B, 1, 1, keep.size(1)});
-    for (const auto& layer : *m->encoder->layer) {
+    for (const auto& layer : *m.encoder->layer) {
       h = layer->as<TransformerLayerImpl>()->forward(h, bias, mask);
       if (keep_layers) out.layers.push_back(h);
     }
-    out.final_hidden_text = h.slice(1, 0, T);
+    return h;
   }
+}
+
+Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
+  Outputs out;
+  const int64_t B = b.input_ids.size(0), T = b.input_ids.size(1);
+  out.final_hidden_text = encode_sequence(*light, config, b, out, keep_layers, encode_distinct_polygons).slice(1, 0, T);
   // Linking head, tile by tile.
   for (int64_t i = 0; i < B; ++i) {
     TileOutputs t;

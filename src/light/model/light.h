@@ -70,6 +70,14 @@ struct Outputs {
   std::vector<TileOutputs> tiles;
 };
 
+// The trunk every LIGHT model shares: each distinct polygon encoded once (or per token slot when
+// `encode_distinct_polygons` is false), fused with the text embeddings, the visual tokens appended,
+// and the LayoutLMv3 encoder run (dropout when `m` is training). Fills out's embeddings (and layers)
+// and returns the final states of all tokens, [B, T + V, H] (text first, then the visual CLS and the
+// patches); for G, the polygon embeddings [B, T, H]; for L, [B, T, H].
+torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, const Batch& b, Outputs& out, bool keep_layers = false,
+                              bool encode_distinct_polygons = true);
+
 struct LightTextLinkingImpl : torch::nn::Module {
   explicit LightTextLinkingImpl(const ModelConfig& c);
   // Eval-mode forward. Polygons are encoded once per distinct polygon (identical results).

@@ -65,7 +65,21 @@ torch::Tensor PolyPretrainImpl::encode(const torch::Tensor& values) {
                            config.hidden_dropout, is_training());
 }
 
-PolyLosses PolyPretrainImpl::losses(const std::vector<const data::PolySample*>& tiles, const PolyLossWeights& w, torch::Device dev) {
+std::array<double, 4> poly_loss_counts(const std::vector<const data::PolySample*>& tiles) {
+  std::array<double, 4> c{};
+  for (const auto* t : tiles) {
+    if (t->count == 0) continue;
+    for (uint8_t m : t->masked) c[0] += m != 0;
+    c[1] += static_cast<double>(t->count);
+    c[2] += t->count >= 2;
+    c[3] += 1;
+  }
+  return c;
+}
+
+PolyLosses PolyPretrainImpl::losses(const std::vector<const data::PolySample*>& tiles, const PolyLossWeights& w, torch::Device dev,
+                                    const std::array<double, 4>* counts_in) {
+  const std::array<double, 4> counts = counts_in ? *counts_in : poly_loss_counts(tiles);
   constexpr int64_t C = data::kPolygonValues;
   std::vector<float> values, original, angle, cx, cy, dist;
   std::vector<uint8_t> masked;
@@ -96,11 +110,12 @@ PolyLosses PolyPretrainImpl::losses(const std::vector<const data::PolySample*>& 
   const torch::Tensor tokens = encode(x);                 // [P, 33, H]
   const torch::Tensor cls = tokens.select(1, 0);          // [P, H]
   const torch::Tensor recon = reconstruct_mlp(tokens.slice(1, 1)).squeeze(-1);  // [P, 32]
-  L.reconstruct = torch::mse_loss(recon.masked_select(is_masked), target.masked_select(is_masked));
-  L.angle = torch::mse_loss(angle_mlp(cls).squeeze(-1), f32(angle, {P}));
-  L.center_x = torch::mse_loss(center_x_mlp(cls).squeeze(-1), f32(cx, {P}));
-  L.center_y = torch::mse_loss(center_y_mlp(cls).squeeze(-1), f32(cy, {P}));
-  L.distance = torch::mse_loss(height_mlp(cls).squeeze(-1), f32(dist, {P}));
+  const auto sq = [](const torch::Tensor& a, const torch::Tensor& b) { return (a - b).pow(2).sum(); };
+  L.sums[0] = sq(recon.masked_select(is_masked), target.masked_select(is_masked));
+  L.sums[1] = sq(angle_mlp(cls).squeeze(-1), f32(angle, {P}));
+  L.sums[2] = sq(center_x_mlp(cls).squeeze(-1), f32(cx, {P}));
+  L.sums[3] = sq(center_y_mlp(cls).squeeze(-1), f32(cy, {P}));
+  L.sums[4] = sq(height_mlp(cls).squeeze(-1), f32(dist, {P}));
 
   // Closest polygon: per tile, normalised dist_mlp(CLS) dot products / 0.1, the diagonal excluded,
   // cross-entropy against the closest polygon; averaged over the tiles with two or more polygons.
@@ -117,21 +132,28 @@ PolyLosses PolyPretrainImpl::losses(const std::vector<const data::PolySample*>& 
       torch::Tensor logits = torch::matmul(zt, zt.t()) / 0.1;
       logits = logits.masked_fill(torch::eye(n, logits.options().dtype(torch::kBool)), -std::numeric_limits<float>::infinity());
       const torch::Tensor labels = torch::tensor(used[k]->closest, torch::kInt64).to(dev);
-      closest_terms.push_back(torch::cross_entropy_loss(logits, labels));
+      closest_terms.push_back(torch::cross_entropy_loss(logits, labels));  // the mean over the tile's polygons
     }
     if (w.contrastive > 0) {
       const auto norm = torch::nn::functional::NormalizeFuncOptions().dim(-1);
       const torch::Tensor a = torch::nn::functional::normalize(cls.slice(0, b, e), norm);
       const torch::Tensor p = torch::nn::functional::normalize(positive_cls.slice(0, b, e), norm);
       std::vector<torch::Tensor> cols{(a * p).sum(-1, true)};
-      for (int r = 0; r < 10; ++r) cols.push_back((a * a.index_select(0, torch::randperm(n, torch::kInt64).to(dev))).sum(-1, true));
+      // The negatives come from the tile's own seed: the same wherever (on whichever rank) it is used.
+      at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(used[k]->seed);
+      for (int r = 0; r < 10; ++r)
+        cols.push_back((a * a.index_select(0, torch::randperm(n, gen, torch::TensorOptions().dtype(torch::kInt64)).to(dev))).sum(-1, true));
       const torch::Tensor logits = torch::cat(cols, 1) / 0.1;
       nce_terms.push_back(torch::cross_entropy_loss(logits, torch::zeros({n}, torch::TensorOptions().dtype(torch::kInt64).device(dev))));
     }
   }
   const torch::Tensor zero = torch::zeros({}, x.options());
-  L.closest = closest_terms.empty() ? zero : torch::stack(closest_terms).mean();
-  L.contrastive = nce_terms.empty() ? zero : torch::stack(nce_terms).mean();
+  L.sums[5] = closest_terms.empty() ? zero : torch::stack(closest_terms).sum();
+  L.sums[6] = nce_terms.empty() ? zero : torch::stack(nce_terms).sum();
+  // Means over the batch: masked coordinates, polygons (x4), tiles with two or more polygons, tiles.
+  const int which[7] = {0, 1, 1, 1, 1, 2, 3};
+  torch::Tensor* means[7] = {&L.reconstruct, &L.angle, &L.center_x, &L.center_y, &L.distance, &L.closest, &L.contrastive};
+  for (int k = 0; k < 7; ++k) *means[k] = counts[static_cast<size_t>(which[k])] > 0 ? L.sums[static_cast<size_t>(k)] / counts[static_cast<size_t>(which[k])] : zero;
   L.total = w.reconstruct * L.reconstruct + w.angle * L.angle + w.center_x * L.center_x + w.center_y * L.center_y +
             w.distance * L.distance + w.closest * L.closest + w.contrastive * L.contrastive;
   return L;

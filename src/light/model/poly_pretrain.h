@@ -12,6 +12,7 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ PolyLossWeights parse_poly_loss_weights(const std::string& text);
 
 struct PolyLosses {
   torch::Tensor total, reconstruct, angle, center_x, center_y, distance, closest, contrastive;
+  std::array<torch::Tensor, 7> sums;  // the seven terms before their means (data-parallel logs)
   std::vector<std::pair<std::string, double>> values() const;  // name -> value, for logs
 };
 
@@ -40,8 +42,11 @@ struct PolyPretrainImpl : torch::nn::Module {
   // values [P, 32] -> token states [P, 33, H] (the CLS first).
   torch::Tensor encode(const torch::Tensor& values);
   // The losses of a batch of tile samples (tiles without polygons are skipped); the contrastive
-  // negatives are drawn with LibTorch's default generator.
-  PolyLosses losses(const std::vector<const data::PolySample*>& tiles, const PolyLossWeights& w, torch::Device device);
+  // negatives are drawn from each sample's seed. Each term is a mean over the batch (as the
+  // reference's); `counts` are its normalisers (poly_loss_counts of the whole batch across
+  // data-parallel ranks; this batch's by default).
+  PolyLosses losses(const std::vector<const data::PolySample*>& tiles, const PolyLossWeights& w, torch::Device device,
+                    const std::array<double, 4>* counts = nullptr);
 
   torch::Tensor cls_token;
   torch::nn::Linear coord_embedding{nullptr};
@@ -52,6 +57,10 @@ struct PolyPretrainImpl : torch::nn::Module {
   PolyEncoderConfig config;
 };
 TORCH_MODULE(PolyPretrain);
+
+// The normalisers of a batch's loss means: masked coordinates, polygons, tiles with two or more
+// polygons (closest), tiles with polygons (contrastive).
+std::array<double, 4> poly_loss_counts(const std::vector<const data::PolySample*>& tiles);
 
 // Hugging Face's BERT initialisation over the trunk (N(0, 0.02) weights, zero biases, LayerNorm 1/0);
 // the heads keep PyTorch's defaults, as the reference's plain modules.

@@ -227,6 +227,7 @@ std::string BpeTokenizer::write_byte_level(const std::string& dir) {
   nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
   const auto symbols = byte_symbols();
   for (int b = 0; b < 256; ++b) vocab[symbols[b]] = 3 + b;
+  vocab["<mask>"] = 259;  // masked language modelling (light pretrain)
   std::filesystem::create_directories(dir);
   write_file_atomic(dir + "/vocab.json", vocab.dump() + "\n");
   write_file_atomic(dir + "/merges.txt", "#version: 0.2\n");

@@ -30,7 +30,7 @@ class BpeTokenizer {
   static std::vector<std::string> pre_tokenize(const std::string& text);
   std::string decode(const std::vector<int64_t>& ids) const;
 
-  // Writes a byte-level vocabulary (<s> <pad> </s> and the 256 bytes, no merges) as vocab.json +
+  // Writes a byte-level vocabulary (<s> <pad> </s>, the 256 bytes, <mask>; no merges) as vocab.json +
   // merges.txt into `dir` (created); returns `dir`. `light train --tokenizer bytes` uses it.
   static std::string write_byte_level(const std::string& dir);
   // GPT-2's printable stand-ins for the 256 byte values (UTF-8): bytes_to_unicode.

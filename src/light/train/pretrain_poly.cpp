@@ -16,6 +16,7 @@
 #include "light/model/config.h"
 #include "light/model/poly_pretrain.h"
 #include "light/model/runtime.h"
+#include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
@@ -90,7 +91,7 @@ std::string pretrain_poly_options_to_json(const PretrainPolyOptions& o) {
                               {"init", path_or_name(o.init)}, {"loss_weights", o.loss_weights}, {"max_steps", o.max_steps},
                               {"batch_size", o.batch_size}, {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every},
                               {"max_polygons", o.max_polygons}, {"lr", o.lr}, {"weight_decay", o.weight_decay},
-                              {"warmup_ratio", o.warmup_ratio}, {"seed", o.seed}};
+                              {"warmup_ratio", o.warmup_ratio}, {"seed", o.seed}, {"world_size", o.distributed.world_size}};
   return j.dump(1) + "\n";
 }
 
@@ -103,6 +104,9 @@ void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions&
     o.loss_weights = j.at("loss_weights"), o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size");
     o.log_every = j.at("log_every"), o.checkpoint_every = j.at("checkpoint_every"), o.max_polygons = j.at("max_polygons");
     o.lr = j.at("lr"), o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
+    const int world = j.value("world_size", 1);
+    if (world != o.distributed.world_size)
+      throw Error(path + ": the run was started with --world-size " + std::to_string(world) + "; resume it with the same");
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
   }
@@ -116,6 +120,8 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   const torch::Device dev = model::pick_device(opt.device);
   if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
     throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
+  DataParallel dp(opt.distributed);
+  const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
   const model::PolyLossWeights weights = model::parse_poly_loss_weights(opt.loss_weights);
@@ -123,6 +129,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   model::PolyPretrain net(config.poly);
   model::init_poly_pretrain(*net);
   initialise(net, opt.init);
+  dp.broadcast_parameters(*net);
   net->to(dev);
   torch::optim::AdamW optimizer(net->parameters(),
                                 torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
@@ -135,13 +142,12 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   long in_sums = 0, empty_batches = 0, this_call = 0;
   double first_loss = NAN;
   if (!opt.resume) {
-    write_file_atomic(opt.out_dir + "/options.json", pretrain_poly_options_to_json(opt));
+    if (root) write_file_atomic(opt.out_dir + "/options.json", pretrain_poly_options_to_json(opt));
   } else {
     const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
     if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
     model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
     torch::load(optimizer, last + "/optimizer.pt");
-    load_cpu_rng(last + "/rng.pt");
     const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
     step = j.at("step"), log_lines = j.at("log_lines");
     first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
@@ -149,7 +155,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
     sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums"), empty_batches = j.at("empty_batches");
   }
 
-  const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size);
+  const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
   const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
   data::PolySampleOptions so;
   so.max_polygons = static_cast<size_t>(opt.max_polygons);
@@ -172,10 +178,12 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   Progress bar("pretrain-poly", static_cast<size_t>(opt.max_steps - step), "steps");
   net->train();
   while (step < opt.max_steps) {
-    // This step's tiles and samples: fixed by the seed and the step alone.
+    // This step's tiles and samples (this rank's share of the B x world) and dropout: fixed by the
+    // seed, the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
+    torch::manual_seed(opt.seed * 1000033ull + static_cast<uint64_t>(step) * W + static_cast<uint64_t>(dp.rank()));
     std::vector<data::PolySample> samples;
     for (size_t k = 0; k < B; ++k) {
-      const uint64_t g = static_cast<uint64_t>(step) * B + k;
+      const uint64_t g = static_cast<uint64_t>(step) * B * W + static_cast<uint64_t>(dp.rank()) * B + k;
       std::mt19937_64 rng(opt.seed * 1000003ull + g);
       samples.push_back(data::make_poly_sample(source.tile(tile_at(g)), so, rng));
     }
@@ -185,19 +193,36 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
     const double f = step < warmup ? static_cast<double>(step) / static_cast<double>(warmup)
                                    : std::max(0.0, static_cast<double>(opt.max_steps - step) / static_cast<double>(std::max(1L, opt.max_steps - warmup)));
     for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
-    if (ptrs.empty()) {
+    const auto local = model::poly_loss_counts(ptrs);
+    std::vector<double> counts(local.begin(), local.end());
+    dp.all_reduce_sum(counts);
+    const std::array<double, 4> global{counts[0], counts[1], counts[2], counts[3]};
+    if (global[3] == 0) {
       ++empty_batches;  // no polygon in any of the step's tiles: nothing to learn from
     } else {
-      const model::PolyLosses L = net->losses(ptrs, weights, dev);
       optimizer.zero_grad();
-      L.total.backward();
+      std::vector<double> parts(7, 0.0);
+      if (!ptrs.empty()) {  // a rank whose tiles have no polygon still joins the gradient sum
+        const model::PolyLosses L = net->losses(ptrs, weights, dev, &global);
+        L.total.backward();
+        for (size_t k = 0; k < 7; ++k) parts[k] = L.sums[k].item<double>();
+      }
+      dp.sum_gradients(*net);
       optimizer.step();
-      const auto v = L.values();
-      for (size_t k = 0; k < 8; ++k) sums[k] += v[k].second;
+      dp.all_reduce_sum(parts);
+      // The whole batch's means, as logged by one process.
+      const int which[7] = {0, 1, 1, 1, 1, 2, 3};
+      const double w[7] = {weights.reconstruct, weights.angle, weights.center_x, weights.center_y, weights.distance, weights.closest,
+                           weights.contrastive};
+      for (size_t k = 0; k < 7; ++k) {
+        const double c = global[static_cast<size_t>(which[k])], v = c > 0 ? parts[k] / c : 0.0;
+        sums[k + 1] += v;
+        sums[0] += w[k] * v;
+      }
       ++in_sums;
     }
     ++step;
-    if (opt.progress) bar.add();
+    if (opt.progress && root) bar.add();
     if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
       throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
     const bool log_now = step % opt.log_every == 0 || step == opt.max_steps;
@@ -212,17 +237,18 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
       s.last_loss = line["loss"];
       log_text += line.dump() + "\n";
       ++log_lines;
-      write_file_atomic(log_path, log_text);
-      draw_curves(log_text, opt.out_dir + "/curves.png");
+      if (root) {
+        write_file_atomic(log_path, log_text);
+        draw_curves(log_text, opt.out_dir + "/curves.png");
+      }
       std::fill(sums.begin(), sums.end(), 0.0);
       in_sums = empty_batches = 0;
     }
-    if (step % opt.checkpoint_every == 0 || step == opt.max_steps) {
+    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
       const std::string tmp = opt.out_dir + "/last.tmp";
       fs::remove_all(tmp);
       write_model_folder(net, config, tmp);
       torch::save(optimizer, tmp + "/optimizer.pt");
-      save_cpu_rng(tmp + "/rng.pt");
       // The loss sums since the last log line too, so that a resumed run logs what this one would.
       nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss},
                                    {"sums", sums}, {"in_sums", in_sums}, {"empty_batches", empty_batches}};
@@ -230,11 +256,14 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
       swap_in(tmp, opt.out_dir + "/last");
     }
   }
-  if (opt.progress) bar.finish();
-  const std::string tmp = opt.out_dir + "/final.tmp";
-  fs::remove_all(tmp);
-  write_model_folder(net, config, tmp);
-  swap_in(tmp, opt.out_dir + "/final");
+  if (opt.progress && root) bar.finish();
+  if (root) {
+    const std::string tmp = opt.out_dir + "/final.tmp";
+    fs::remove_all(tmp);
+    write_model_folder(net, config, tmp);
+    swap_in(tmp, opt.out_dir + "/final");
+  }
+  dp.barrier();
   s.steps = step;
   s.first_loss = first_loss;
   s.skipped_polygons = source.skipped_polygons();

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "light/train/distributed_options.h"
+
 namespace light::train {
 
 struct PretrainPolyOptions {
@@ -22,11 +24,12 @@ struct PretrainPolyOptions {
   uint64_t seed = 4321;
   std::string device = "cpu";
   bool progress = false, resume = false;
+  DistributedOptions distributed;
   long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };
 
 std::string pretrain_poly_options_to_json(const PretrainPolyOptions& options);
-// Fills `options` from RUN/options.json (threads, device and progress are kept).
+// Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
 void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions& options);
 
 struct PretrainPolySummary {

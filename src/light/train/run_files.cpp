@@ -2,9 +2,16 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "light/io/safetensors.h"
+#include "light/model/checkpoint.h"
+#include "light/model/poly_pretrain.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+
 
 namespace light::train {
 
@@ -63,6 +70,52 @@ std::string first_lines(const std::string& text, long count) {
   std::string line, out;
   for (long k = 0; k < count && std::getline(in, line); ++k) out += line + "\n";
   return out;
+}
+
+InitWeights read_init(const std::string& init) {
+  InitWeights w;
+  if (init.empty() || init == "none") return w;
+  const fs::path p(init);
+  if (fs::is_directory(p) && fs::exists(p / "config.json")) {
+    const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
+    if (j.value("model_type", "") == "layoutlmv3") {
+      w.kind = InitWeights::HuggingFace;
+      w.path = init;
+      return w;
+    }
+  }
+  w.path = resolve_weights_file(init);
+  w.state = model::read_state_dict(w.path);
+  w.kind = InitWeights::Light;
+  if (model::is_poly_pretrain_state(w.state)) {
+    w.kind = InitWeights::Poly;
+    w.state = model::poly_trunk_for_light(w.state);
+  }
+  return w;
+}
+
+void initialise(torch::nn::Module& net, model::LightModelImpl& light, const model::ModelConfig& config, const InitWeights& w) {
+  if (w.kind == InitWeights::None) return;
+  if (w.kind == InitWeights::HuggingFace) {
+    model::load_layoutlmv3_backbone(light, config, w.path);
+    return;
+  }
+  torch::NoGradGuard no_grad;
+  size_t loaded = 0;
+  std::set<std::string> names;
+  for (auto& prm : net.named_parameters()) {
+    names.insert(prm.key());
+    auto it = w.state.find(prm.key());
+    if (it == w.state.end()) continue;
+    if (it->second.sizes() != prm.value().sizes())
+      throw Error(w.path + ": \"" + prm.key() + "\" has another shape than this model's (--config)");
+    prm.value().copy_(it->second);
+    ++loaded;
+  }
+  if (loaded == 0) throw Error(w.path + ": no parameter of this model found (--init)");
+  if (w.kind == InitWeights::Poly)  // every trunk tensor must have found its place
+    for (const auto& [k, v] : w.state)
+      if (!names.count(k)) throw Error(w.path + ": \"" + k + "\" has no place in this model's polygon encoder (--init)");
 }
 
 }  // namespace light::train

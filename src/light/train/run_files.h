@@ -4,7 +4,11 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <map>
 #include <string>
+
+#include "light/model/config.h"
+#include "light/model/light.h"
 
 namespace light::train {
 
@@ -27,5 +31,20 @@ void load_cpu_rng(const std::string& path);
 
 // The first `count` lines of `text` (the log lines a checkpoint covers).
 std::string first_lines(const std::string& text, long count);
+
+// What --init names, read once: nothing, a Hugging Face LayoutLMv3 folder (the backbone), a LIGHT
+// model or weights file (fine-tuned, a `light pretrain` run, or a pretraining checkpoint's "light."
+// part), or a polygon-pretraining checkpoint or `light pretrain-poly` run (light's or the
+// reference's), whose trunk initialises the polygon encoder.
+struct InitWeights {
+  enum Kind { None, HuggingFace, Light, Poly } kind = None;
+  std::string path;
+  std::map<std::string, torch::Tensor> state;
+};
+InitWeights read_init(const std::string& init);
+
+// Copies the weights into `net` by parameter name (a Hugging Face backbone into its LIGHT trunk
+// `light`); shapes must agree. A polygon trunk must place every tensor; other weights at least one.
+void initialise(torch::nn::Module& net, model::LightModelImpl& light, const model::ModelConfig& config, const InitWeights& w);
 
 }  // namespace light::train

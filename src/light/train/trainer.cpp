@@ -23,6 +23,7 @@
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
 #include "light/model/runtime.h"
+#include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/text/bpe.h"
 #include "light/util/error.h"
@@ -60,15 +61,17 @@ struct Prepared {
   std::vector<std::vector<data::ModelWord>> words;  // per tile, the words in the window
 };
 
+// `first` is the batch's first tile's index in the step (ranks > 0 start further on), so that each
+// tile's word order depends on its place in the whole step, not on the rank that takes it.
 Prepared make_batch(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
-                    int max_length, bool shuffle, uint64_t seed, int image_size, torch::Device dev) {
+                    int max_length, bool shuffle, uint64_t seed, int image_size, torch::Device dev, size_t first = 0) {
   Prepared p;
   std::vector<data::TileInputs> ins;
   int64_t T = 1;
   for (size_t k = 0; k < ex.size(); ++k) {
     data::SelectOptions so;
     so.sort = !shuffle;
-    so.shuffle_seed = shuffle ? seed * 1000003ull + k + 1 : 0;
+    so.shuffle_seed = shuffle ? seed * 1000003ull + first + k + 1 : 0;
     auto words = data::select_words(*ex[k]->tile, ex[k]->width, ex[k]->height, so);
     ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
     T = std::max<int64_t>(T, ins.back().real_tokens);
@@ -142,62 +145,6 @@ RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const 
   return st;
 }
 
-// What --init names, read once: nothing, a Hugging Face LayoutLMv3 folder (the backbone), a LIGHT
-// model or weights file (fine-tuned, or a pretraining checkpoint's "light." part), or a polygon-
-// pretraining checkpoint or `light pretrain-poly` run (light's or the reference's), whose trunk
-// initialises the polygon encoder.
-struct InitWeights {
-  enum Kind { None, HuggingFace, Light, Poly } kind = None;
-  std::string path;
-  std::map<std::string, torch::Tensor> state;
-};
-
-InitWeights read_init(const std::string& init) {
-  InitWeights w;
-  if (init.empty() || init == "none") return w;
-  const fs::path p(init);
-  if (fs::is_directory(p) && fs::exists(p / "config.json")) {
-    const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
-    if (j.value("model_type", "") == "layoutlmv3") {
-      w.kind = InitWeights::HuggingFace;
-      w.path = init;
-      return w;
-    }
-  }
-  w.path = resolve_weights_file(init);
-  w.state = model::read_state_dict(w.path);
-  w.kind = InitWeights::Light;
-  if (model::is_poly_pretrain_state(w.state)) {
-    w.kind = InitWeights::Poly;
-    w.state = model::poly_trunk_for_light(w.state);
-  }
-  return w;
-}
-
-void initialise(LightTextLinking& net, const InitWeights& w) {
-  if (w.kind == InitWeights::None) return;
-  if (w.kind == InitWeights::HuggingFace) {
-    model::load_layoutlmv3_backbone(net, w.path);
-    return;
-  }
-  torch::NoGradGuard no_grad;
-  size_t loaded = 0;
-  std::set<std::string> names;
-  for (auto& prm : net->named_parameters()) {
-    names.insert(prm.key());
-    auto it = w.state.find(prm.key());
-    if (it == w.state.end()) continue;
-    if (it->second.sizes() != prm.value().sizes())
-      throw Error(w.path + ": \"" + prm.key() + "\" has another shape than this model's (--config)");
-    prm.value().copy_(it->second);
-    ++loaded;
-  }
-  if (loaded == 0) throw Error(w.path + ": no parameter of this model found (--init)");
-  if (w.kind == InitWeights::Poly)  // every trunk tensor must have found its place
-    for (const auto& [k, v] : w.state)
-      if (!names.count(k)) throw Error(w.path + ": \"" + k + "\" has no place in this model's polygon encoder (--init)");
-}
-
 }  // namespace
 
 // RUN/curves.png from the log lines: losses (log scale) and the validation link scores, the best
@@ -229,7 +176,8 @@ std::string options_to_json(const TrainOptions& o) {
       {"config", path_or_name(o.config)}, {"modalities", o.modalities}, {"bidirection", o.bidirection},
       {"focal", o.focal}, {"max_epochs", o.max_epochs}, {"batch_size", o.batch_size}, {"max_length", o.max_length},
       {"lr_patience", o.lr_patience}, {"stop_patience", o.stop_patience}, {"lr", o.lr},
-      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"warmup_steps", o.warmup_steps}, {"relative_bias", o.relative_bias}, {"seed", o.seed}};
+      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"warmup_steps", o.warmup_steps}, {"relative_bias", o.relative_bias}, {"seed", o.seed},
+      {"world_size", o.distributed.world_size}};
   return j.dump(1) + "\n";
 }
 
@@ -248,6 +196,8 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
     o.warmup_steps = j.value("warmup_steps", 0);
     o.relative_bias = j.value("relative_bias", "frozen");
     if (o.max_epochs <= 0) o.max_epochs = j.at("max_epochs");
+    if (j.value("world_size", 1) != o.distributed.world_size)
+      throw Error(path + ": the run was started with --world-size " + std::to_string(j.value("world_size", 1)) + "; resume it with the same");
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
   }
@@ -259,6 +209,8 @@ TrainSummary train(const TrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
   const torch::Device dev = model::pick_device(opt.device);
+  DataParallel dp(opt.distributed);
+  const bool root = dp.root();
   // The data first: a bad file stops the run before anything is written.
   const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
   const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
@@ -285,7 +237,8 @@ TrainSummary train(const TrainOptions& opt) {
     throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
                 std::to_string(config.layoutlmv3.vocab_size));
   LightTextLinking net(config);
-  initialise(net, init);
+  initialise(*net, *net->light, net->config, init);
+  dp.broadcast_parameters(*net);
   net->to(dev);
   data::SpecialIds special;
   if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
@@ -301,18 +254,19 @@ TrainSummary train(const TrainOptions& opt) {
   RunState st;
   st.lr = opt.lr;
   if (!opt.resume) {
-    write_file_atomic(opt.out_dir + "/options.json", options_to_json(opt));
+    if (root) write_file_atomic(opt.out_dir + "/options.json", options_to_json(opt));
   } else {
     st = load_last(net, optimizer, opt.out_dir);
     // Keep the log lines of the completed epochs only.
     log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", st.epoch);
-    if (!log_text.empty()) draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
+    if (!log_text.empty() && root) draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
   }
   double& best = st.best;
   double& lr = st.lr;
   int& no_improve = st.no_improve;
   int& plateau = st.plateau;
-  const int B = std::max(1, opt.batch_size);
+  const size_t B = static_cast<size_t>(std::max(1, opt.batch_size)), W = static_cast<size_t>(dp.world_size());
+  const size_t R = static_cast<size_t>(dp.rank());
   long steps_done = 0;
   for (int epoch = st.epoch + 1; epoch <= opt.max_epochs && no_improve < opt.stop_patience; ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -322,31 +276,44 @@ TrainSummary train(const TrainOptions& opt) {
     std::iota(order.begin(), order.end(), 0);
     std::mt19937_64 rng(opt.seed * 7919 + static_cast<uint64_t>(epoch));
     std::shuffle(order.begin(), order.end(), rng);
-    const size_t steps = (order.size() + B - 1) / B;
+    const size_t steps = (order.size() + B * W - 1) / (B * W);
     Progress bar("epoch " + std::to_string(epoch), steps, "steps");
     double train_loss = 0;
     for (size_t st = 0; st < steps; ++st) {
+      // This rank's share of the step's B x W tiles; dropout seeded by the step and the rank.
+      const uint64_t batch_seed = rng();
+      const uint64_t global_step = static_cast<uint64_t>(epoch - 1) * steps + st;
+      torch::manual_seed(opt.seed * 1000033ull + global_step * W + R);
       std::vector<const Example*> ex;
-      for (size_t k = st * B; k < std::min(order.size(), (st + 1) * B); ++k) ex.push_back(&train_ex[order[k]]);
-      Prepared p = make_batch(ex, tokenize, special, opt.max_length, true, rng(), image_size, dev);
-      const model::Outputs o = net->forward(p.batch);
+      const size_t first = st * B * W + R * B;
+      for (size_t k = first; k < std::min(order.size(), first + B); ++k) ex.push_back(&train_ex[order[k]]);
+      optimizer.zero_grad();
+      torch::Tensor loss;
+      double step_loss = 0;
+      if (!ex.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum
+        Prepared p = make_batch(ex, tokenize, special, opt.max_length, true, batch_seed, image_size, dev, R * B);
+        const model::Outputs o = net->forward(p.batch);
+        loss = o.tiles[0].total_loss(config.losses);
+        for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
+        loss.backward();
+        step_loss = loss.item<double>();
+      }
       if (opt.warmup_steps > 0) {  // linear warm-up over the first optimizer steps of the run
         const double global = static_cast<double>((epoch - 1) * steps + st + 1);
         const double f = std::min(1.0, global / opt.warmup_steps);
         for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr * f);
       }
-      torch::Tensor loss = o.tiles[0].total_loss(config.losses);
-      for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
-      optimizer.zero_grad();
-      loss.backward();
+      dp.sum_gradients(*net);  // the batch loss is a sum over tiles: so is its gradient across ranks
       optimizer.step();
       if (opt.interrupt_after_steps >= 0 && ++steps_done >= opt.interrupt_after_steps)
         throw Error("training interrupted after " + std::to_string(steps_done) + " step(s) (test hook)");
-      train_loss += loss.item<double>();
-      if (opt.progress) bar.add();
+      train_loss += step_loss;
+      if (opt.progress && root) bar.add();
     }
-    if (opt.progress) bar.finish();
-    train_loss /= static_cast<double>(steps);
+    if (opt.progress && root) bar.finish();
+    std::vector<double> epoch_loss{train_loss};
+    dp.all_reduce_sum(epoch_loss);
+    train_loss = epoch_loss[0] / static_cast<double>(steps);
     // Validate: sorted order; successor cross-entropy for model selection, and the links scored.
     net->eval();
     double val_loss = 0;
@@ -393,15 +360,21 @@ TrainSummary train(const TrainOptions& opt) {
       if (k == "edges_precision") ep = v;
       if (k == "edges_fscore") ef = v;
     }
+    // Every rank validated the same weights; rank 0's numbers decide for all (no float can differ).
+    std::vector<double> decided{root ? val_loss : 0.0, root ? ef : 0.0};
+    dp.all_reduce_sum(decided);
+    val_loss = decided[0], ef = decided[1];
     // Model selection, learning-rate plateau, early stopping (strict improvement counts).
     if (val_loss < best) {
       best = val_loss;
       no_improve = plateau = 0;
       st.best_epoch = epoch;
       st.best_edges_fscore = ef;
-      fs::remove_all(opt.out_dir + "/best.tmp");
-      save_model(net, opt.out_dir + "/best.tmp", tokenizer_dir);
-      swap_in(opt.out_dir + "/best.tmp", opt.out_dir + "/best");
+      if (root) {
+        fs::remove_all(opt.out_dir + "/best.tmp");
+        save_model(net, opt.out_dir + "/best.tmp", tokenizer_dir);
+        swap_in(opt.out_dir + "/best.tmp", opt.out_dir + "/best");
+      }
     } else {
       ++no_improve;
       if (++plateau > opt.lr_patience) {
@@ -417,14 +390,17 @@ TrainSummary train(const TrainOptions& opt) {
                                    {"edges_recall", er}, {"edges_precision", ep}, {"edges_fscore", ef},
                                    {"lr", lr}, {"seconds", secs}};
     log_text += line.dump() + "\n";
-    write_file_atomic(log_path, log_text);
-    draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
-    // After the log line: a run killed in between redoes this epoch and rewrites the line.
-    save_last(net, optimizer, st, opt.out_dir, tokenizer_dir);
-    if (opt.progress)
+    if (root) {
+      write_file_atomic(log_path, log_text);
+      draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
+      // After the log line: a run killed in between redoes this epoch and rewrites the line.
+      save_last(net, optimizer, st, opt.out_dir, tokenizer_dir);
+    }
+    if (opt.progress && root)
       std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, val_loss, ef, lr, secs);
     s.last_train_loss = train_loss;
   }
+  dp.barrier();
   s.epochs = st.epoch;
   s.best_epoch = st.best_epoch;
   s.best_edges_fscore = st.best_edges_fscore;

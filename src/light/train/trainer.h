@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "light/train/distributed_options.h"
+
 namespace light::train {
 
 struct TrainOptions {
@@ -27,6 +29,9 @@ struct TrainOptions {
   uint64_t seed = 1234;
   std::string device = "cpu";
   bool progress = false;
+  // Data-parallel ranks: each takes batch_size tiles a step (a step covers batch_size x world_size
+  // tiles); every rank validates (identical weights give identical decisions); rank 0 writes.
+  DistributedOptions distributed;
   // Continue the run in out_dir from its last completed epoch (model, optimizer, counters, random
   // state): the result equals an uninterrupted run's.
   bool resume = false;
@@ -36,7 +41,7 @@ struct TrainOptions {
 
 // RUN/options.json: what a run was started with, so that `--resume RUN/` needs nothing else.
 std::string options_to_json(const TrainOptions& options);
-// Fills `options` from RUN/options.json; machine-local settings (threads, device, progress) and
+// Fills `options` from RUN/options.json; machine-local settings (threads, device, progress, distributed) and
 // max_epochs are kept from `options`.
 void read_options(const std::string& run_dir, TrainOptions& options);
 

@@ -1,0 +1,299 @@
+#include "light/train/pretrain_light.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "light/data/light_pretrain.h"
+#include "light/data/patch_codebook.h"
+#include "light/data/poly_pretrain.h"
+#include "light/image/plot.h"
+#include "light/image/resize.h"
+#include "light/model/checkpoint.h"
+#include "light/model/config.h"
+#include "light/model/light_pretrain.h"
+#include "light/model/runtime.h"
+#include "light/text/bpe.h"
+#include "light/train/distributed.h"
+#include "light/train/run_files.h"
+#include "light/util/error.h"
+#include "light/util/fs.h"
+#include "light/util/progress.h"
+
+namespace light::train {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kLossNames[] = {"loss", "mlm", "mim", "wpa"};
+constexpr const char* kCodebookFile = "image_tokenizer.safetensors";
+
+void draw_curves(const std::string& log_text, const std::string& path) {
+  const uint32_t colours[] = {0x000000, 0x1f77b4, 0xff7f0e, 0x2ca02c};
+  std::vector<image::Series> series;
+  for (size_t k = 0; k < 4; ++k) series.push_back({kLossNames[k], {}, {}, colours[k]});
+  std::istringstream in(log_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    for (size_t k = 0; k < 4; ++k) {
+      series[k].x.push_back(j["step"].get<double>());
+      const double v = j[kLossNames[k]].is_number() ? j[kLossNames[k]].get<double>() : NAN;
+      series[k].y.push_back(v > 0 ? v : NAN);
+    }
+  }
+  image::write_plot_png(path, {{"Total loss", "step", {series[0]}, -1, true},
+                               {"MLM, MIM, WPA", "step", std::vector<image::Series>(series.begin() + 1, series.end()), -1, true}});
+}
+
+std::vector<float> tile_pixels(const data::PolyTile& tile, int size) {
+  return image::pixel_values(image::pil_resize_bilinear(image::read_rgb(tile.image_path), size, size));
+}
+
+// A model folder: weights, config.json, the tokenizer's files and the image tokenizer.
+void write_model_folder(model::LightPretrain& net, const std::string& dir, const std::string& tokenizer_dir,
+                        const std::string& codebook_path) {
+  fs::create_directories(dir);
+  write_parameters(*net, dir + "/model.safetensors");
+  model::write_model_config(dir + "/config.json", net->config);
+  for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
+    if (fs::exists(fs::path(tokenizer_dir) / f)) fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
+  fs::copy_file(codebook_path, fs::path(dir) / kCodebookFile, fs::copy_options::overwrite_existing);
+}
+
+}  // namespace
+
+std::string pretrain_options_to_json(const PretrainOptions& o) {
+  const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
+  const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
+  nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"tokenizer", path_or_name(o.tokenizer)},
+                              {"config", path_or_name(o.config)}, {"init", path_or_name(o.init)}, {"init_poly", path_or_name(o.init_poly)},
+                              {"image_tokenizer", abs(o.image_tokenizer)}, {"max_steps", o.max_steps}, {"batch_size", o.batch_size},
+                              {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every}, {"max_length", o.max_length},
+                              {"codebook_size", o.codebook_size}, {"codebook_tiles", o.codebook_tiles},
+                              {"codebook_iterations", o.codebook_iterations}, {"lr", o.lr}, {"weight_decay", o.weight_decay},
+                              {"warmup_ratio", o.warmup_ratio}, {"seed", o.seed}, {"world_size", o.distributed.world_size}};
+  return j.dump(1) + "\n";
+}
+
+void read_pretrain_options(const std::string& run_dir, PretrainOptions& o) {
+  const std::string path = run_dir + "/options.json";
+  if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain run (no options.json) (--resume)");
+  try {
+    const auto j = nlohmann::json::parse(read_file(path));
+    o.data = j.at("data"), o.images = j.at("images"), o.tokenizer = j.at("tokenizer"), o.config = j.at("config");
+    o.init = j.at("init"), o.init_poly = j.at("init_poly"), o.image_tokenizer = j.at("image_tokenizer");
+    o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size"), o.log_every = j.at("log_every");
+    o.checkpoint_every = j.at("checkpoint_every"), o.max_length = j.at("max_length"), o.codebook_size = j.at("codebook_size");
+    o.codebook_tiles = j.at("codebook_tiles"), o.codebook_iterations = j.at("codebook_iterations"), o.lr = j.at("lr");
+    o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
+    const int world = j.at("world_size");
+    if (world != o.distributed.world_size)
+      throw Error(path + ": the run was started with --world-size " + std::to_string(world) + "; resume it with the same");
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": " + e.what());
+  }
+  o.out_dir = run_dir;
+  o.resume = true;
+}
+
+PretrainSummary pretrain(const PretrainOptions& opt) {
+  model::set_threads(opt.threads);
+  torch::manual_seed(opt.seed);
+  const torch::Device dev = model::pick_device(opt.device);
+  if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_length < 4 ||
+      opt.codebook_size <= 1 || opt.codebook_tiles <= 0 || opt.codebook_iterations <= 0)
+    throw Error("pretrain: --max-steps, --batch-size, --log-every, --checkpoint-every, --codebook-tiles and --codebook-iterations "
+                "must be positive, --max-length at least 4 and --codebook-size at least 2");
+  DataParallel dp(opt.distributed);
+  const bool root = dp.root();
+  // Everything that can be wrong with the inputs is found before the run folder is written.
+  const data::PolyTileSource source(opt.data, opt.images);
+  const InitWeights init = read_init(opt.init);
+  const InitWeights init_poly = read_init(opt.init_poly);
+  if (init_poly.kind != InitWeights::None && init_poly.kind != InitWeights::Poly)
+    throw Error(opt.init_poly + ": not a polygon-pretraining checkpoint or run (--init-poly)");
+  if (opt.resume && !fs::exists(opt.out_dir + "/options.json")) throw Error(opt.out_dir + ": not a pretrain run (--resume)");
+  const std::string tokenizer_dir = opt.tokenizer == "bytes" && !fs::exists(opt.tokenizer)
+                                        ? text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer")
+                                        : opt.tokenizer;
+  const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(tokenizer_dir);
+  data::LightPretrainOptions so;
+  so.max_length = opt.max_length;
+  so.mask_id = tok.token_id("<mask>");
+  if (so.mask_id < 0) throw Error(tokenizer_dir + ": the tokenizer has no <mask> token (--tokenizer)");
+  data::SpecialIds special;
+  if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
+  const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
+  model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
+                                                      : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
+  config.modalities = model::Modalities::LIG;
+  if (tok.max_id() >= config.layoutlmv3.vocab_size)
+    throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
+                std::to_string(config.layoutlmv3.vocab_size));
+  // The relative-position tables train unless a transformer comes with --init (as fine-tuning's auto).
+  config.layoutlmv3.train_relative_bias = init.kind == InitWeights::None || init.kind == InitWeights::Poly;
+  const int S = config.layoutlmv3.input_size, patch = config.layoutlmv3.patch_size;
+  so.grid = S / patch;
+
+  // The image tokenizer: given, the run's own (resume), or trained now on the run's first tiles.
+  fs::create_directories(opt.out_dir);
+  const std::string codebook_path = opt.out_dir + "/" + kCodebookFile;
+  if (!opt.image_tokenizer.empty()) {
+    if (fs::is_directory(opt.image_tokenizer))
+      throw Error(opt.image_tokenizer + ": a folder; --image-tokenizer takes a codebook .safetensors (a BEiT tokenizer is not supported yet)");
+    const data::PatchCodebook given = data::PatchCodebook::load(opt.image_tokenizer);
+    if (root && !opt.resume) given.save(codebook_path);
+  } else if (!opt.resume && root) {
+    std::vector<size_t> order(source.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(opt.seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::vector<float>> images;
+    for (size_t k = 0; k < order.size() && k < static_cast<size_t>(opt.codebook_tiles); ++k)
+      images.push_back(tile_pixels(source.tile(order[k]), S));
+    if (opt.progress) std::fprintf(stderr, "pretrain: training the image tokenizer (%d codes) on %zu tile(s)\n", opt.codebook_size, images.size());
+    data::train_codebook(images, 3, S, patch, opt.codebook_size, opt.codebook_iterations, opt.seed).save(codebook_path);
+  }
+  dp.barrier();
+  const data::PatchCodebook codebook = data::PatchCodebook::load(opt.image_tokenizer.empty() || opt.resume ? codebook_path : opt.image_tokenizer);
+  if (codebook.patch() != patch)
+    throw Error(codebook_path + ": patches of " + std::to_string(codebook.patch()) + " pixels; the model's are " + std::to_string(patch));
+
+  model::LightPretrain net(config, codebook.size());
+  initialise(*net, *net->light, config, init);
+  initialise(*net, *net->light, config, init_poly);
+  dp.broadcast_parameters(*net);
+  net->to(dev);
+  torch::optim::AdamW optimizer(net->parameters(),
+                                torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
+
+  const std::string log_path = opt.out_dir + "/log.jsonl";
+  std::string log_text;
+  long step = 0, log_lines = 0, this_call = 0;
+  std::vector<double> sums(4, 0.0);
+  long in_sums = 0;
+  double first_loss = NAN;
+  if (!opt.resume) {
+    if (root) write_file_atomic(opt.out_dir + "/options.json", pretrain_options_to_json(opt));
+  } else {
+    const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
+    if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
+    model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
+    torch::load(optimizer, last + "/optimizer.pt");
+    const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
+    step = j.at("step"), log_lines = j.at("log_lines");
+    first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
+    log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", log_lines);
+    sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums");
+  }
+
+  const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
+  const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
+  std::vector<size_t> order;
+  size_t order_epoch = SIZE_MAX;
+  const auto tile_at = [&](uint64_t g) {  // the g-th tile of the run: epochs of seeded shuffles
+    const size_t epoch = g / N;
+    if (epoch != order_epoch) {
+      order.resize(N);
+      std::iota(order.begin(), order.end(), 0);
+      std::mt19937_64 rng(opt.seed * 7919 + epoch);
+      std::shuffle(order.begin(), order.end(), rng);
+      order_epoch = epoch;
+    }
+    return order[g % N];
+  };
+  PretrainSummary s;
+  s.tiles = N;
+  const auto t0 = std::chrono::steady_clock::now();
+  Progress bar("pretrain", static_cast<size_t>(opt.max_steps - step), "steps");
+  net->train();
+  while (step < opt.max_steps) {
+    // This step's samples (this rank's share of the B x world tiles) and dropout: fixed by the seed,
+    // the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
+    torch::manual_seed(opt.seed * 1000033ull + static_cast<uint64_t>(step) * W + static_cast<uint64_t>(dp.rank()));
+    std::vector<data::LightPretrainSample> samples;
+    for (size_t k = 0; k < B; ++k) {
+      const uint64_t g = static_cast<uint64_t>(step) * B * W + static_cast<uint64_t>(dp.rank()) * B + k;
+      const data::PolyTile tile = source.tile(tile_at(g));
+      std::mt19937_64 rng(opt.seed * 1000003ull + g);
+      samples.push_back(data::make_light_pretrain_sample(tile, tile_pixels(tile, S), tokenize, special, &codebook, so, rng));
+      s.left_out_words += samples.back().left_out;
+    }
+    std::vector<const data::LightPretrainSample*> ptrs;
+    for (const auto& x : samples) ptrs.push_back(&x);
+    const model::PretrainBatch batch = model::make_pretrain_batch(ptrs, special, dev);
+    std::vector<double> counts(batch.counts.begin(), batch.counts.end());
+    dp.all_reduce_sum(counts);
+    const std::array<double, 3> global{counts[0], counts[1], counts[2]};
+    const double f = step < warmup ? static_cast<double>(step) / static_cast<double>(warmup)
+                                   : std::max(0.0, static_cast<double>(opt.max_steps - step) / static_cast<double>(std::max(1L, opt.max_steps - warmup)));
+    for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
+    const model::PretrainLosses L = net->losses(batch, &global);
+    optimizer.zero_grad();
+    L.total.backward();
+    dp.sum_gradients(*net);
+    optimizer.step();
+    std::vector<double> parts{L.sums[0].item<double>(), L.sums[1].item<double>(), L.sums[2].item<double>()};
+    dp.all_reduce_sum(parts);
+    double total = 0;
+    for (size_t k = 0; k < 3; ++k) {
+      const double v = global[k] > 0 ? parts[k] / global[k] : 0.0;
+      sums[k + 1] += v;
+      total += v;
+    }
+    sums[0] += total;
+    ++in_sums;
+    ++step;
+    if (opt.progress && root) bar.add();
+    if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
+      throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
+    if ((step % opt.log_every == 0 || step == opt.max_steps) && in_sums > 0) {
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      nlohmann::ordered_json line = {{"step", step}};
+      for (size_t k = 0; k < 4; ++k) line[kLossNames[k]] = sums[k] / static_cast<double>(in_sums);
+      line["lr"] = opt.lr * f;
+      line["seconds"] = secs;
+      if (std::isnan(first_loss)) first_loss = line["loss"].get<double>();
+      s.last_loss = line["loss"];
+      log_text += line.dump() + "\n";
+      ++log_lines;
+      if (root) {
+        write_file_atomic(log_path, log_text);
+        draw_curves(log_text, opt.out_dir + "/curves.png");
+      }
+      std::fill(sums.begin(), sums.end(), 0.0);
+      in_sums = 0;
+    }
+    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
+      const std::string tmp = opt.out_dir + "/last.tmp";
+      fs::remove_all(tmp);
+      write_model_folder(net, tmp, tokenizer_dir, codebook_path);
+      torch::save(optimizer, tmp + "/optimizer.pt");
+      // The loss sums since the last log line too, so that a resumed run logs what this one would.
+      nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss}, {"sums", sums}, {"in_sums", in_sums}};
+      write_file_atomic(tmp + "/state.json", st.dump(1));
+      swap_in(tmp, opt.out_dir + "/last");
+    }
+  }
+  if (opt.progress && root) bar.finish();
+  if (root) {
+    const std::string tmp = opt.out_dir + "/final.tmp";
+    fs::remove_all(tmp);
+    write_model_folder(net, tmp, tokenizer_dir, codebook_path);
+    swap_in(tmp, opt.out_dir + "/final");
+  }
+  dp.barrier();
+  s.steps = step;
+  s.first_loss = first_loss;
+  return s;
+}
+
+}  // namespace light::train

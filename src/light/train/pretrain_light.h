@@ -1,0 +1,46 @@
+// `light pretrain`: pretraining LIGHT on unlabelled tiles (reference-notes §3.2) with masked language
+// modelling, masked image modelling and word-patch alignment; AdamW with a linear warm-up/decay
+// schedule over --max-steps. The image tokenizer for MIM is a built-in k-means patch codebook that the
+// run trains on its own tiles first (or one given with --image-tokenizer). Writes RUN/options.json,
+// RUN/image_tokenizer.safetensors, RUN/log.jsonl, RUN/curves.png, RUN/last/ (resumable) and
+// RUN/final/ (weights, config.json, tokenizer), which `light train --init RUN/` takes. Data-parallel
+// across processes with --world-size/--rank/--store (train/distributed.h).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "light/train/distributed_options.h"
+
+namespace light::train {
+
+struct PretrainOptions {
+  std::string data, images, out_dir;
+  std::string tokenizer = "bytes";  // a tokenizer folder, or "bytes"
+  std::string config = "small";     // small | base | tiny | a config.json
+  std::string init = "none";        // none | a Hugging Face layoutlmv3 folder | a LIGHT model / pretrain run
+  std::string init_poly = "none";   // none | a pretrain-poly run or checkpoint (the polygon encoder)
+  std::string image_tokenizer;      // a codebook .safetensors; empty: train one (RUN/image_tokenizer.safetensors)
+  long max_steps = 10000;
+  int batch_size = 2, threads = 0, log_every = 50, checkpoint_every = 500, max_length = 512;
+  int codebook_size = 512, codebook_tiles = 100, codebook_iterations = 10;
+  double lr = 5e-5, weight_decay = 0.01, warmup_ratio = 0.05;
+  uint64_t seed = 4321;
+  std::string device = "cpu";
+  bool progress = false, resume = false;
+  DistributedOptions distributed;
+  long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
+};
+
+std::string pretrain_options_to_json(const PretrainOptions& options);
+// Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
+void read_pretrain_options(const std::string& run_dir, PretrainOptions& options);
+
+struct PretrainSummary {
+  long steps = 0;
+  double first_loss = 0, last_loss = 0;  // the first and last logged mean losses
+  size_t tiles = 0, left_out_words = 0;
+};
+
+PretrainSummary pretrain(const PretrainOptions& options);
+
+}  // namespace light::train
