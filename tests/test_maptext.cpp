@@ -4,6 +4,7 @@
 
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
+#include "light/util/fs.h"
 #include "test_util.h"
 
 using namespace light::maptext;
@@ -144,4 +145,23 @@ TEST(MapText, WritesAtomically) {
   EXPECT_THROW(write_maptext(dir + "/missing/out.json", d), light::Error);
   EXPECT_FALSE(std::filesystem::exists(dir + "/missing"));
   std::filesystem::remove_all(dir);
+}
+
+TEST(Files, RemoveTreeRemovesFoldersButNotWhatLinksPointTo) {
+  namespace fs = std::filesystem;
+  const std::string dir = light::test::temp_dir();
+  fs::create_directories(dir + "/run/last/sub");
+  fs::create_directories(dir + "/keep");
+  light::write_file_atomic(dir + "/run/last/sub/a.txt", "a");
+  light::write_file_atomic(dir + "/run/b.txt", "b");
+  light::write_file_atomic(dir + "/keep/c.txt", "c");
+  fs::create_directory_symlink(dir + "/keep", dir + "/run/link");
+  light::remove_tree(dir + "/run");
+  EXPECT_FALSE(fs::exists(dir + "/run"));
+  EXPECT_TRUE(fs::exists(dir + "/keep/c.txt")) << "a link's target must survive";
+  light::remove_tree(dir + "/run");  // gone already: nothing to do
+  light::write_file_atomic(dir + "/file.txt", "x");
+  light::remove_tree(dir + "/file.txt");
+  EXPECT_FALSE(fs::exists(dir + "/file.txt"));
+  fs::remove_all(dir);
 }

@@ -529,7 +529,7 @@ TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   o.out_dir = dir + "/run";
   o.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
   // The tiny preset without dropout (from a config file): the loop's mechanics, not regularisation.
-  ModelConfig c = preset_config("tiny", 259);
+  ModelConfig c = preset_config("tiny", 260);
   c.layoutlmv3.hidden_dropout = c.layoutlmv3.attention_dropout = c.poly.hidden_dropout = c.poly.attention_dropout = 0;
   c.fusion_dropout = 0;
   write_model_config(dir + "/tiny.json", c);

@@ -12,6 +12,7 @@ void add_forward_command(CLI::App& app) {
   struct Args {
     std::string model, inputs, out;
     int threads = 0;
+    std::string device = "cpu";
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("forward", "Run a model on prepared inputs and write its intermediate outputs");
@@ -19,9 +20,11 @@ void add_forward_command(CLI::App& app) {
   cmd->add_option("--inputs", a->inputs, "Inputs .safetensors (light prepare output, or the parity fixtures)")->required();
   cmd->add_option("--out", a->out, "Output .safetensors")->required();
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
+  cmd->add_option("--device", a->device, "cpu | cuda")->capture_default_str();
   cmd->callback([a] {
     model::ForwardOptions opt;
     opt.threads = a->threads;
+    opt.device = a->device;
     const size_t n = model::run_forward(a->model, a->inputs, a->out, opt);
     std::fprintf(stderr, "forward: %zu tile(s) -> %s\n", n, a->out.c_str());
   });

@@ -32,7 +32,9 @@ size_t run_forward(const std::string& model_dir, const std::string& inputs_path,
                    const ForwardOptions& opt) {
   set_threads(opt.threads);
   torch::NoGradGuard no_grad;
+  const torch::Device dev = pick_device(opt.device);
   LightTextLinking model = load_model(model_dir);
+  model->to(dev);
   const io::SafeTensorsFile in(inputs_path);
   std::vector<std::string> tiles;
   const std::string suffix = ".input_ids";
@@ -53,8 +55,9 @@ size_t run_forward(const std::string& model_dir, const std::string& inputs_path,
     b.pixel_values = view(in, p + "pixel_values").unsqueeze(0);
     const torch::Tensor first = view(in, p + "first_token_indices");
     const torch::Tensor valid = first.index_select(0, torch::nonzero(first.ne(-999)).flatten());
-    b.first_token_indices.push_back(valid);
+    b.first_token_indices.push_back(valid.to(dev));
     b.word_labels.push_back(view(in, p + "labels").index_select(0, valid));
+    for (torch::Tensor* x : {&b.input_ids, &b.bbox, &b.attention_mask, &b.polygons, &b.pixel_values}) *x = x->to(dev);
     const Outputs o = model->forward(b);
     const TileOutputs& r = o.tiles[0];
     out[p + "text_embeddings"] = to_io(o.text_embeddings[0]);

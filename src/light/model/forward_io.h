@@ -7,6 +7,7 @@ namespace light::model {
 
 struct ForwardOptions {
   int threads = 0;  // LibTorch intra-op threads (0 = all cores)
+  std::string device = "cpu";  // cpu | cuda
 };
 
 // Returns the number of tiles run.

@@ -61,7 +61,10 @@ torch::Tensor LayoutLMv3EncoderImpl::attention_bias(const torch::Tensor& positio
   // r = key - query. One-hot times the table equals a gather of the table's columns.
   const int64_t range1 = positions.max().item<int64_t>() - positions.min().item<int64_t>();
   const torch::Tensor r1 = positions.unsqueeze(0) - positions.unsqueeze(1);  // [S, S]
-  const torch::Tensor b1 = bucket_table(range1, config.rel_pos_bins, config.max_rel_pos).index_select(0, (r1 + range1).flatten()).view_as(r1);
+  const torch::Tensor b1 = bucket_table(range1, config.rel_pos_bins, config.max_rel_pos)
+                               .to(positions.device())
+                               .index_select(0, (r1 + range1).flatten())
+                               .view_as(r1);
   // The bias tables are gathered without gradient, as transformers >= 4.42 does: they stay frozen in
   // training, which keeps fine-tuned weights comparable with the reference's (unless
   // train_relative_bias: training from scratch).
@@ -69,7 +72,7 @@ torch::Tensor LayoutLMv3EncoderImpl::attention_bias(const torch::Tensor& positio
   const torch::Tensor w1 = table(rel_pos_bias);  // [bins, heads]
   const torch::Tensor bias1 = w1.index_select(0, b1.flatten()).view({1, r1.size(0), r1.size(1), -1}).permute({0, 3, 1, 2});
   const int64_t range2 = std::max<int64_t>(1, boxes.max().item<int64_t>() - boxes.min().item<int64_t>());
-  const torch::Tensor t2 = bucket_table(range2, config.rel_2d_pos_bins, config.max_rel_2d_pos);
+  const torch::Tensor t2 = bucket_table(range2, config.rel_2d_pos_bins, config.max_rel_2d_pos).to(boxes.device());
   auto bias2d = [&](const torch::Tensor& coord, const torch::nn::Linear& lin) {  // coord [B, S]
     const torch::Tensor r = coord.unsqueeze(1) - coord.unsqueeze(2);           // [B, S, S]
     const torch::Tensor b = t2.index_select(0, (r + range2).flatten());

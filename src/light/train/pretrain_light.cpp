@@ -121,9 +121,12 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   if (init_poly.kind != InitWeights::None && init_poly.kind != InitWeights::Poly)
     throw Error(opt.init_poly + ": not a polygon-pretraining checkpoint or run (--init-poly)");
   if (opt.resume && !fs::exists(opt.out_dir + "/options.json")) throw Error(opt.out_dir + ": not a pretrain run (--resume)");
-  const std::string tokenizer_dir = opt.tokenizer == "bytes" && !fs::exists(opt.tokenizer)
-                                        ? text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer")
-                                        : opt.tokenizer;
+  // "bytes": the byte-level vocabulary, written into the run (a resumed run keeps the one it has).
+  const bool bytes = opt.tokenizer == "bytes" && !fs::exists(opt.tokenizer);
+  const std::string tokenizer_dir = !bytes ? opt.tokenizer
+                                    : opt.resume && fs::exists(opt.out_dir + "/tokenizer/vocab.json")
+                                        ? opt.out_dir + "/tokenizer"
+                                        : text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer");
   const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(tokenizer_dir);
   data::LightPretrainOptions so;
   so.max_length = opt.max_length;
@@ -274,7 +277,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     }
     if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
       const std::string tmp = opt.out_dir + "/last.tmp";
-      fs::remove_all(tmp);
+      remove_tree(tmp);
       write_model_folder(net, tmp, tokenizer_dir, codebook_path);
       torch::save(optimizer, tmp + "/optimizer.pt");
       // The loss sums since the last log line too, so that a resumed run logs what this one would.
@@ -286,7 +289,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   if (opt.progress && root) bar.finish();
   if (root) {
     const std::string tmp = opt.out_dir + "/final.tmp";
-    fs::remove_all(tmp);
+    remove_tree(tmp);
     write_model_folder(net, tmp, tokenizer_dir, codebook_path);
     swap_in(tmp, opt.out_dir + "/final");
   }

@@ -246,7 +246,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
     }
     if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
       const std::string tmp = opt.out_dir + "/last.tmp";
-      fs::remove_all(tmp);
+      remove_tree(tmp);
       write_model_folder(net, config, tmp);
       torch::save(optimizer, tmp + "/optimizer.pt");
       // The loss sums since the last log line too, so that a resumed run logs what this one would.
@@ -259,7 +259,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   if (opt.progress && root) bar.finish();
   if (root) {
     const std::string tmp = opt.out_dir + "/final.tmp";
-    fs::remove_all(tmp);
+    remove_tree(tmp);
     write_model_folder(net, config, tmp);
     swap_in(tmp, opt.out_dir + "/final");
   }

@@ -29,10 +29,10 @@ void write_parameters(torch::nn::Module& module, const std::string& path) {
 
 void swap_in(const std::string& tmp, const std::string& dir) {
   const std::string old = dir + ".old";
-  fs::remove_all(old);
+  remove_tree(old);
   if (fs::exists(dir)) fs::rename(dir, old);
   fs::rename(tmp, dir);
-  fs::remove_all(old);
+  remove_tree(old);
 }
 
 std::string completed_folder(const std::string& dir, const std::string& marker) {

@@ -119,7 +119,7 @@ struct RunState {
 void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunState& st, const std::string& out,
                const std::string& tokenizer_dir) {
   const std::string tmp = out + "/last.tmp", last = out + "/last";
-  fs::remove_all(tmp);
+  remove_tree(tmp);
   save_model(net, tmp, tokenizer_dir);
   torch::save(optimizer, tmp + "/optimizer.pt");
   save_cpu_rng(tmp + "/rng.pt");
@@ -218,9 +218,12 @@ TrainSummary train(const TrainOptions& opt) {
   const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json);
   if (opt.tokenizer_dir.empty())
     throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
-  const std::string tokenizer_dir = opt.tokenizer_dir == "bytes" && !fs::exists(opt.tokenizer_dir)
-                                        ? text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer")
-                                        : opt.tokenizer_dir;
+  // "bytes": the byte-level vocabulary, written into the run (a resumed run keeps the one it has).
+  const bool bytes = opt.tokenizer_dir == "bytes" && !fs::exists(opt.tokenizer_dir);
+  const std::string tokenizer_dir = !bytes ? opt.tokenizer_dir
+                                    : opt.resume && fs::exists(opt.out_dir + "/tokenizer/vocab.json")
+                                        ? opt.out_dir + "/tokenizer"
+                                        : text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer");
   const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(tokenizer_dir);
   model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
                                                       : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
@@ -371,7 +374,7 @@ TrainSummary train(const TrainOptions& opt) {
       st.best_epoch = epoch;
       st.best_edges_fscore = ef;
       if (root) {
-        fs::remove_all(opt.out_dir + "/best.tmp");
+        remove_tree(opt.out_dir + "/best.tmp");
         save_model(net, opt.out_dir + "/best.tmp", tokenizer_dir);
         swap_in(opt.out_dir + "/best.tmp", opt.out_dir + "/best");
       }

@@ -1,5 +1,8 @@
 #include "light/util/fs.h"
 
+#include <filesystem>
+#include <vector>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -38,6 +41,20 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     std::remove(tmp.c_str());
     throw Error(path + ": cannot write (rename failed): " + std::strerror(e));
   }
+}
+
+void remove_tree(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status st = fs::symlink_status(path, ec);
+  if (ec || !fs::exists(st)) return;
+  if (fs::is_directory(st)) {
+    std::vector<std::string> children;
+    for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) children.push_back(it->path().string());
+    if (ec) throw Error(path + ": cannot list the folder: " + ec.message());
+    for (const auto& c : children) remove_tree(c);
+  }
+  if (!fs::remove(path, ec) || ec) throw Error(path + ": cannot remove: " + (ec ? ec.message() : "unknown reason"));
 }
 
 }  // namespace light
