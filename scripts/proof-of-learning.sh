@@ -7,8 +7,9 @@
 # Settings (environment): TRAIN=300 VAL=50 TEST=100 tiles of SIZE=1000 px at DENSITY=2,
 # CONFIG=small, EPOCHS=15, LR=3e-4, VARIANTS="LIG LI L G", LOSS_ABLATION=0 (1: also the paper's loss
 # ablation on LIG: plain CE, +focal, +bidirectional), PRETRAIN=1 (0: skip the polygon-encoder
-# pretraining on UNLABELLED=700 further tiles for POLY_STEPS=1500 steps, and LIG fine-tuned from it),
-# THREADS=0 (all cores), LIGHT=build/light.
+# pretraining on UNLABELLED=700 further tiles for POLY_STEPS=1500 steps, and LIG fine-tuned from it;
+# then LIGHT pretraining (MLM, MIM, WPA) on the same tiles for LIGHT_STEPS=1500 steps from that
+# polygon encoder, and LIG fine-tuned from that), THREADS=0 (all cores), LIGHT=build/light.
 # Reruns skip finished steps (delete OUT to start over); an interrupted training run resumes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ LIGHT=${LIGHT:-build/light}
 TRAIN=${TRAIN:-300} VAL=${VAL:-50} TEST=${TEST:-100} SIZE=${SIZE:-1000} DENSITY=${DENSITY:-2}
 CONFIG=${CONFIG:-small} EPOCHS=${EPOCHS:-15} LR=${LR:-3e-4} THREADS=${THREADS:-0}
 VARIANTS=${VARIANTS:-"LIG LI L G"} LOSS_ABLATION=${LOSS_ABLATION:-0}
-PRETRAIN=${PRETRAIN:-1} UNLABELLED=${UNLABELLED:-700} POLY_STEPS=${POLY_STEPS:-1500}
+PRETRAIN=${PRETRAIN:-1} UNLABELLED=${UNLABELLED:-700} POLY_STEPS=${POLY_STEPS:-1500} LIGHT_STEPS=${LIGHT_STEPS:-1500}
 mkdir -p "$OUT"
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 
@@ -79,6 +80,16 @@ if [ "$PRETRAIN" = 1 ]; then
       --config "$CONFIG" --max-steps "$POLY_STEPS" --lr "$LR" --log-every 25 --checkpoint-every 100 --threads "$THREADS"
   fi
   train_variant LIG-poly LIG --init "$poly" && score "LIG, polygon encoder pretrained" "$OUT/LIG-poly.linked.json"
+  pre="$OUT/runs/pretrain"
+  if [ -f "$pre/final/model.safetensors" ]; then :
+  elif [ -f "$pre/last/state.json" ]; then
+    "$LIGHT" pretrain --resume "$pre" --threads "$THREADS"
+  else
+    "$LIGHT" pretrain --data "$OUT/unlabelled/annotations.json" --images "$OUT/unlabelled/images" --out "$pre" \
+      --config "$CONFIG" --init-poly "$poly" --max-steps "$LIGHT_STEPS" --lr "$LR" --log-every 25 --checkpoint-every 100 \
+      --threads "$THREADS"
+  fi
+  train_variant LIG-pre LIG --init "$pre" && score "LIG, LIGHT pretrained (polygon encoder, then MLM/MIM/WPA)" "$OUT/LIG-pre.linked.json"
 fi
 if [ "$LOSS_ABLATION" = 1 ]; then
   train_variant LIG-plain LIG --no-bidirection --no-focal && score "LIG, CE only" "$OUT/LIG-plain.linked.json"

@@ -200,19 +200,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
   const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
-  std::vector<size_t> order;
-  size_t order_epoch = SIZE_MAX;
-  const auto tile_at = [&](uint64_t g) {  // the g-th tile of the run: epochs of seeded shuffles
-    const size_t epoch = g / N;
-    if (epoch != order_epoch) {
-      order.resize(N);
-      std::iota(order.begin(), order.end(), 0);
-      std::mt19937_64 rng(opt.seed * 7919 + epoch);
-      std::shuffle(order.begin(), order.end(), rng);
-      order_epoch = epoch;
-    }
-    return order[g % N];
-  };
+  TileOrder tile_at(N, opt.seed);
   PretrainSummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
@@ -221,10 +209,10 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   while (step < opt.max_steps) {
     // This step's samples (this rank's share of the B x world tiles) and dropout: fixed by the seed,
     // the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
-    torch::manual_seed(opt.seed * 1000033ull + static_cast<uint64_t>(step) * W + static_cast<uint64_t>(dp.rank()));
+    seed_step(opt.seed, step, W, dp.rank());
     std::vector<data::LightPretrainSample> samples;
     for (size_t k = 0; k < B; ++k) {
-      const uint64_t g = static_cast<uint64_t>(step) * B * W + static_cast<uint64_t>(dp.rank()) * B + k;
+      const uint64_t g = sample_index(step, B, W, dp.rank(), k);
       const data::PolyTile tile = source.tile(tile_at(g));
       std::mt19937_64 rng(opt.seed * 1000003ull + g);
       samples.push_back(data::make_light_pretrain_sample(tile, tile_pixels(tile, S), tokenize, special, &codebook, so, rng));
@@ -236,8 +224,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     std::vector<double> counts(batch.counts.begin(), batch.counts.end());
     dp.all_reduce_sum(counts);
     const std::array<double, 3> global{counts[0], counts[1], counts[2]};
-    const double f = step < warmup ? static_cast<double>(step) / static_cast<double>(warmup)
-                                   : std::max(0.0, static_cast<double>(opt.max_steps - step) / static_cast<double>(std::max(1L, opt.max_steps - warmup)));
+    const double f = warmup_decay(step, warmup, opt.max_steps);
     for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
     const model::PretrainLosses L = net->losses(batch, &global);
     optimizer.zero_grad();

@@ -159,19 +159,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
   data::PolySampleOptions so;
   so.max_polygons = static_cast<size_t>(opt.max_polygons);
-  std::vector<size_t> order;
-  size_t order_epoch = SIZE_MAX;
-  const auto tile_at = [&](uint64_t g) {  // the g-th tile of the run: epochs of seeded shuffles
-    const size_t epoch = g / N;
-    if (epoch != order_epoch) {
-      order.resize(N);
-      std::iota(order.begin(), order.end(), 0);
-      std::mt19937_64 rng(opt.seed * 7919 + epoch);
-      std::shuffle(order.begin(), order.end(), rng);
-      order_epoch = epoch;
-    }
-    return order[g % N];
-  };
+  TileOrder tile_at(N, opt.seed);
   PretrainPolySummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
@@ -180,18 +168,17 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   while (step < opt.max_steps) {
     // This step's tiles and samples (this rank's share of the B x world) and dropout: fixed by the
     // seed, the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
-    torch::manual_seed(opt.seed * 1000033ull + static_cast<uint64_t>(step) * W + static_cast<uint64_t>(dp.rank()));
+    seed_step(opt.seed, step, W, dp.rank());
     std::vector<data::PolySample> samples;
     for (size_t k = 0; k < B; ++k) {
-      const uint64_t g = static_cast<uint64_t>(step) * B * W + static_cast<uint64_t>(dp.rank()) * B + k;
+      const uint64_t g = sample_index(step, B, W, dp.rank(), k);
       std::mt19937_64 rng(opt.seed * 1000003ull + g);
       samples.push_back(data::make_poly_sample(source.tile(tile_at(g)), so, rng));
     }
     std::vector<const data::PolySample*> ptrs;
     for (const auto& x : samples)
       if (x.count > 0) ptrs.push_back(&x);
-    const double f = step < warmup ? static_cast<double>(step) / static_cast<double>(warmup)
-                                   : std::max(0.0, static_cast<double>(opt.max_steps - step) / static_cast<double>(std::max(1L, opt.max_steps - warmup)));
+    const double f = warmup_decay(step, warmup, opt.max_steps);
     for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
     const auto local = model::poly_loss_counts(ptrs);
     std::vector<double> counts(local.begin(), local.end());

@@ -1,6 +1,9 @@
 #include "light/train/run_files.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <numeric>
+#include <random>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -70,6 +73,27 @@ std::string first_lines(const std::string& text, long count) {
   std::string line, out;
   for (long k = 0; k < count && std::getline(in, line); ++k) out += line + "\n";
   return out;
+}
+
+size_t TileOrder::operator()(uint64_t g) {
+  const uint64_t epoch = g / n_;
+  if (epoch != epoch_) {
+    order_.resize(n_);
+    std::iota(order_.begin(), order_.end(), 0);
+    std::mt19937_64 rng(seed_ * 7919 + epoch);
+    std::shuffle(order_.begin(), order_.end(), rng);
+    epoch_ = epoch;
+  }
+  return order_[g % n_];
+}
+
+void seed_step(uint64_t seed, long step, size_t world, int rank) {
+  torch::manual_seed(seed * 1000033ull + static_cast<uint64_t>(step) * world + static_cast<uint64_t>(rank));
+}
+
+double warmup_decay(long step, long warmup, long total) {
+  if (step < warmup) return static_cast<double>(step) / static_cast<double>(warmup);
+  return std::max(0.0, static_cast<double>(total - step) / static_cast<double>(std::max(1L, total - warmup)));
 }
 
 InitWeights read_init(const std::string& init) {

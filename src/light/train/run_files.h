@@ -4,8 +4,10 @@
 #pragma once
 #include <torch/torch.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "light/model/config.h"
 #include "light/model/light.h"
@@ -31,6 +33,28 @@ void load_cpu_rng(const std::string& path);
 
 // The first `count` lines of `text` (the log lines a checkpoint covers).
 std::string first_lines(const std::string& text, long count);
+
+// The tiles of a step-based run (both pretraining loops): the g-th tile drawn is order[g % n] of epoch
+// g / n's seeded shuffle, so any step's tiles follow from the seed alone (resuming, data-parallel ranks).
+class TileOrder {
+ public:
+  TileOrder(size_t tiles, uint64_t seed) : n_(tiles), seed_(seed) {}
+  size_t operator()(uint64_t g);
+
+ private:
+  size_t n_;
+  uint64_t seed_, epoch_ = UINT64_MAX;
+  std::vector<size_t> order_;
+};
+
+// The global index of sample k of `rank`'s share of step `step` (batch B per rank, `world` ranks).
+inline uint64_t sample_index(long step, size_t batch, size_t world, int rank, size_t k) {
+  return static_cast<uint64_t>(step) * batch * world + static_cast<uint64_t>(rank) * batch + k;
+}
+// Seeds LibTorch's generators (dropout) for one step of one rank.
+void seed_step(uint64_t seed, long step, size_t world, int rank);
+// The learning-rate factor of a linear warm-up over `warmup` steps, then a linear decay to 0 at `total`.
+double warmup_decay(long step, long warmup, long total);
 
 // What --init names, read once: nothing, a Hugging Face LayoutLMv3 folder (the backbone), a LIGHT
 // model or weights file (fine-tuned, a `light pretrain` run, or a pretraining checkpoint's "light."

@@ -286,7 +286,7 @@ TrainSummary train(const TrainOptions& opt) {
       // This rank's share of the step's B x W tiles; dropout seeded by the step and the rank.
       const uint64_t batch_seed = rng();
       const uint64_t global_step = static_cast<uint64_t>(epoch - 1) * steps + st;
-      torch::manual_seed(opt.seed * 1000033ull + global_step * W + R);
+      seed_step(opt.seed, static_cast<long>(global_step), W, dp.rank());
       std::vector<const Example*> ex;
       const size_t first = st * B * W + R * B;
       for (size_t k = first; k < std::min(order.size(), first + B); ++k) ex.push_back(&train_ex[order[k]]);
