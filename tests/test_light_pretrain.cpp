@@ -12,6 +12,8 @@
 #include "light/data/light_pretrain.h"
 #include "light/data/synth/synth.h"
 #include "light/image/resize.h"
+#include "light/io/safetensors.h"
+#include "light/model/beit.h"
 #include "light/model/checkpoint.h"
 #include "light/model/light_pretrain.h"
 #include "light/text/bpe.h"
@@ -287,4 +289,67 @@ TEST(DataParallel, TwoGlooRanksEqualOneProcessWithTheDoubledBatch) {
     EXPECT_NEAR(la[loss].get<double>(), lb[loss].get<double>(), 1e-5 * std::abs(la[loss].get<double>())) << command;
   }
   std::filesystem::remove_all(dir);
+}
+
+// BEiT's image tokenizer against Hugging Face transformers 5.17 on a small random
+// BeitForMaskedImageModeling (tests/data/beit-tiny: 2 layers, 32 wide, 64 codes, the pt22k layout),
+// also from a checkpoint with transformers 4's key names; and `light pretrain --image-tokenizer BEIT/`.
+TEST(Beit, LogitsAndCodesEqualTransformers) {
+  const std::string dir = test::source_path("tests/data/beit-tiny");
+  ASSERT_TRUE(is_beit_folder(dir));
+  BeitImageTokenizer m = load_beit(dir);
+  const auto expected = read_safetensors_state_dict(dir + "/expected.safetensors");
+  {
+    torch::NoGradGuard no_grad;
+    const torch::Tensor logits = m->logits(expected.at("pixel_values"));
+    ASSERT_EQ(logits.sizes(), expected.at("logits").sizes());
+    EXPECT_LT((logits - expected.at("logits")).abs().max().item<double>(), 1e-4);
+    EXPECT_TRUE(torch::equal(m->codes(expected.at("pixel_values")), expected.at("codes")));
+  }
+
+  // The same weights under transformers 4's names (as the released BEiT checkpoints have them).
+  const std::string tmp = test::temp_dir();
+  std::filesystem::create_directories(tmp + "/beit4");
+  std::filesystem::copy_file(dir + "/config.json", tmp + "/beit4/config.json");
+  const std::vector<std::pair<std::string, std::string>> back = {
+      {"beit.shared_position_bias.", "beit.encoder.relative_position_bias."}, {"beit.layers.", "beit.encoder.layer."},
+      {".attention.q_proj.", ".attention.attention.query."}, {".attention.k_proj.", ".attention.attention.key."},
+      {".attention.v_proj.", ".attention.attention.value."}, {".attention.o_proj.", ".attention.output.dense."},
+      {".mlp.fc1.", ".intermediate.dense."}, {".mlp.fc2.", ".output.dense."}};
+  std::map<std::string, io::Tensor> old;
+  for (const auto& [key, v] : read_safetensors_state_dict(dir + "/model.safetensors")) {
+    std::string k = key;
+    for (const auto& [from, to] : back)
+      if (const auto at = k.find(from); at != std::string::npos) k.replace(at, from.size(), to);
+    const torch::Tensor c = v.contiguous();
+    old[k] = io::Tensor::f32(c.sizes().vec(), std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel()));
+  }
+  io::write_safetensors(tmp + "/beit4/model.safetensors", old, {});
+  EXPECT_TRUE(torch::equal(load_beit(tmp + "/beit4")->codes(expected.at("pixel_values")), expected.at("codes")));
+  // A missing tensor is named.
+  old.erase("lm_head.weight");
+  io::write_safetensors(tmp + "/beit4/model.safetensors", old, {});
+  try {
+    load_beit(tmp + "/beit4");
+    ADD_FAILURE() << "a BEiT without lm_head.weight loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("lm_head.weight"), std::string::npos) << e.what();
+  }
+
+  // Pretraining with it: MIM over BEiT's 64 codes.
+  synth_tiles(tmp, 2);
+  train::PretrainOptions o;
+  o.data = tmp + "/d/annotations.json";
+  o.images = tmp + "/d";
+  o.config = "tiny";
+  o.threads = 1;
+  o.max_steps = 3;
+  o.log_every = 1;
+  o.image_tokenizer = dir;
+  o.out_dir = tmp + "/run";
+  train::pretrain(o);
+  const auto w = read_state_dict(tmp + "/run/final/model.safetensors");
+  EXPECT_EQ(w.at("visual_mlp.layers.2.weight").size(0), 64);
+  EXPECT_FALSE(std::filesystem::exists(tmp + "/run/image_tokenizer.safetensors")) << "no codebook is trained with BEiT";
+  std::filesystem::remove_all(tmp);
 }

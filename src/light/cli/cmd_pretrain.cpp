@@ -27,7 +27,8 @@ void add_pretrain_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "small | base | tiny | a config.json")->capture_default_str();
   cmd->add_option("--init", o->init, "none | a Hugging Face layoutlmv3 folder | a LIGHT model or pretrain run")->capture_default_str();
   cmd->add_option("--init-poly", o->init_poly, "none | a pretrain-poly run or checkpoint (the polygon encoder)")->capture_default_str();
-  cmd->add_option("--image-tokenizer", o->image_tokenizer, "A patch codebook .safetensors (default: train one on this run's tiles)");
+  cmd->add_option("--image-tokenizer", o->image_tokenizer,
+                  "A Hugging Face BEiT folder (microsoft/beit-base-patch16-224-pt22k), or a patch codebook .safetensors (default: train one on this run's tiles)");
   cmd->add_option("--codebook-size", o->codebook_size, "Codes of the trained image tokenizer")->capture_default_str();
   cmd->add_option("--codebook-tiles", o->codebook_tiles, "Tiles it is trained on")->capture_default_str();
   cmd->add_option("--max-steps", o->max_steps, "Optimizer steps")->capture_default_str();

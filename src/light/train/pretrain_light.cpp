@@ -15,6 +15,7 @@
 #include "light/data/poly_pretrain.h"
 #include "light/image/plot.h"
 #include "light/image/resize.h"
+#include "light/model/beit.h"
 #include "light/model/checkpoint.h"
 #include "light/model/config.h"
 #include "light/model/light_pretrain.h"
@@ -65,7 +66,7 @@ void write_model_folder(model::LightPretrain& net, const std::string& dir, const
   model::write_model_config(dir + "/config.json", net->config);
   for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
     if (fs::exists(fs::path(tokenizer_dir) / f)) fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
-  fs::copy_file(codebook_path, fs::path(dir) / kCodebookFile, fs::copy_options::overwrite_existing);
+  if (!codebook_path.empty()) fs::copy_file(codebook_path, fs::path(dir) / kCodebookFile, fs::copy_options::overwrite_existing);
 }
 
 }  // namespace
@@ -148,10 +149,19 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
 
   // The image tokenizer: given, the run's own (resume), or trained now on the run's first tiles.
   fs::create_directories(opt.out_dir);
-  const std::string codebook_path = opt.out_dir + "/" + kCodebookFile;
-  if (!opt.image_tokenizer.empty()) {
+  // The image tokenizer: a BEiT folder; a codebook file; the run's own (resume); or one trained now
+  // on the run's first tiles.
+  const bool beit = !opt.image_tokenizer.empty() && model::is_beit_folder(opt.image_tokenizer);
+  const std::string codebook_path = beit ? std::string() : opt.out_dir + "/" + kCodebookFile;
+  model::BeitImageTokenizer beit_tokenizer{nullptr};
+  if (beit) {
+    beit_tokenizer = model::load_beit(opt.image_tokenizer);
+    if (beit_tokenizer->config.image_size != S || beit_tokenizer->config.patch_size != patch)
+      throw Error(opt.image_tokenizer + ": BEiT's image and patch sizes differ from the model's (--image-tokenizer)");
+    beit_tokenizer->to(dev);
+  } else if (!opt.image_tokenizer.empty()) {
     if (fs::is_directory(opt.image_tokenizer))
-      throw Error(opt.image_tokenizer + ": a folder; --image-tokenizer takes a codebook .safetensors (a BEiT tokenizer is not supported yet)");
+      throw Error(opt.image_tokenizer + ": a folder but not a BEiT one; --image-tokenizer takes a BEiT folder or a codebook .safetensors");
     const data::PatchCodebook given = data::PatchCodebook::load(opt.image_tokenizer);
     if (root && !opt.resume) given.save(codebook_path);
   } else if (!opt.resume && root) {
@@ -166,11 +176,15 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     data::train_codebook(images, 3, S, patch, opt.codebook_size, opt.codebook_iterations, opt.seed).save(codebook_path);
   }
   dp.barrier();
-  const data::PatchCodebook codebook = data::PatchCodebook::load(opt.image_tokenizer.empty() || opt.resume ? codebook_path : opt.image_tokenizer);
-  if (codebook.patch() != patch)
-    throw Error(codebook_path + ": patches of " + std::to_string(codebook.patch()) + " pixels; the model's are " + std::to_string(patch));
+  data::PatchCodebook codebook;
+  if (!beit) {
+    codebook = data::PatchCodebook::load(opt.image_tokenizer.empty() || opt.resume ? codebook_path : opt.image_tokenizer);
+    if (codebook.patch() != patch)
+      throw Error(codebook_path + ": patches of " + std::to_string(codebook.patch()) + " pixels; the model's are " + std::to_string(patch));
+  }
+  const int codes = beit ? beit_tokenizer->config.vocab_size : codebook.size();
 
-  model::LightPretrain net(config, codebook.size());
+  model::LightPretrain net(config, codes);
   initialise(*net, *net->light, config, init);
   initialise(*net, *net->light, config, init_poly);
   dp.broadcast_parameters(*net);
@@ -211,12 +225,21 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     // the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
     seed_step(opt.seed, step, W, dp.rank());
     std::vector<data::LightPretrainSample> samples;
+    std::vector<std::vector<float>> pixels;  // unmasked, for BEiT's targets
     for (size_t k = 0; k < B; ++k) {
       const uint64_t g = sample_index(step, B, W, dp.rank(), k);
       const data::PolyTile tile = source.tile(tile_at(g));
       std::mt19937_64 rng(opt.seed * 1000003ull + g);
-      samples.push_back(data::make_light_pretrain_sample(tile, tile_pixels(tile, S), tokenize, special, &codebook, so, rng));
+      pixels.push_back(tile_pixels(tile, S));
+      samples.push_back(data::make_light_pretrain_sample(tile, pixels.back(), tokenize, special, beit ? nullptr : &codebook, so, rng));
       s.left_out_words += samples.back().left_out;
+    }
+    if (beit) {  // MIM targets: BEiT's codes of the unmasked pixels, as the reference
+      std::vector<torch::Tensor> px;
+      for (auto& p : pixels) px.push_back(torch::from_blob(p.data(), {3, S, S}));
+      const torch::Tensor c = beit_tokenizer->codes(torch::stack(px).to(dev)).to(torch::kCPU).contiguous();
+      for (size_t k = 0; k < B; ++k)
+        samples[k].mim_labels.assign(c[static_cast<int64_t>(k)].data_ptr<int64_t>(), c[static_cast<int64_t>(k)].data_ptr<int64_t>() + c.size(1));
     }
     std::vector<const data::LightPretrainSample*> ptrs;
     for (const auto& x : samples) ptrs.push_back(&x);
