@@ -30,6 +30,10 @@ using namespace light::model;
 
 namespace {
 
+torch::Tensor hf_tensor(const io::Tensor& t) {
+  return torch::from_blob(const_cast<unsigned char*>(t.bytes.data()), t.shape, torch::kFloat32).clone();
+}
+
 std::string first_line_of(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 std::string strip_seconds(const std::string& log) {
@@ -352,4 +356,64 @@ TEST(Beit, LogitsAndCodesEqualTransformers) {
   EXPECT_EQ(w.at("visual_mlp.layers.2.weight").size(0), 64);
   EXPECT_FALSE(std::filesystem::exists(tmp + "/run/image_tokenizer.safetensors")) << "no codebook is trained with BEiT";
   std::filesystem::remove_all(tmp);
+}
+
+// `light pretrain --init HF_DIR --init-poly POLY_RUN`: the transformer from a Hugging Face LayoutLMv3
+// folder (1-D positions resized from 514 to 1024 and re-initialised, as the reference), the polygon
+// encoder from a pretrain-poly run.
+TEST(LightPretrain, StartsFromAHuggingFaceBackboneAndAPolygonRun) {
+  const std::string dir = test::temp_dir();
+  synth_tiles(dir, 2);
+  // A Hugging Face folder with the tiny sizes: random LayoutLMv3 weights under "layoutlmv3." names.
+  torch::manual_seed(5);
+  LightPretrain donor(preset_config("tiny", 260), 8);
+  std::map<std::string, io::Tensor> hf;
+  std::map<std::string, torch::Tensor> expected;
+  for (const auto& p : donor->named_parameters()) {
+    const std::string& k = p.key();
+    if (k.rfind("light.", 0) != 0 || k.rfind("light.poly", 0) == 0) continue;
+    torch::Tensor v = p.value().detach().clone();
+    if (k == "light.embeddings.position_embeddings.weight") v = v.slice(0, 0, 514).contiguous();
+    else if (k == "light.embeddings.token_type_embeddings.weight") v = v.slice(0, 0, 1).contiguous();
+    else expected[k] = v;  // resized tables are re-initialised; everything else is copied
+    hf["layoutlmv3." + k.substr(6)] = io::Tensor::f32(v.sizes().vec(), std::vector<float>(v.data_ptr<float>(), v.data_ptr<float>() + v.numel()));
+  }
+  std::filesystem::create_directories(dir + "/hf");
+  io::write_safetensors(dir + "/hf/model.safetensors", hf);
+  test::write_text(dir + "/hf/config.json", R"({"model_type": "layoutlmv3", "max_position_embeddings": 514, "type_vocab_size": 1})");
+  // A short polygon pretraining run.
+  train::PretrainPolyOptions p;
+  p.data = dir + "/d/annotations.json";
+  p.images = dir + "/d";
+  p.config = "tiny";
+  p.threads = 1;
+  p.max_steps = 2;
+  p.out_dir = dir + "/poly";
+  train::pretrain_poly(p);
+  // lr 0: the saved weights are the loaded ones.
+  train::PretrainOptions o;
+  o.data = p.data;
+  o.images = p.images;
+  o.config = "tiny";
+  o.threads = 1;
+  o.max_steps = 1;
+  o.lr = 0;
+  o.codebook_size = 4;
+  o.codebook_tiles = 2;
+  o.init = dir + "/hf";
+  o.init_poly = dir + "/poly";
+  o.out_dir = dir + "/run";
+  train::pretrain(o);
+  const auto got = read_state_dict(dir + "/run/final/model.safetensors");
+  for (const auto& [k, v] : expected) EXPECT_TRUE(torch::equal(got.at(k), v)) << k;
+  const torch::Tensor pos = got.at("light.embeddings.position_embeddings.weight");
+  EXPECT_EQ(pos.size(0), 1024);
+  EXPECT_FALSE(torch::equal(pos.slice(0, 0, 514), hf_tensor(hf.at("layoutlmv3.embeddings.position_embeddings.weight"))))
+      << "the 1-D position table is re-initialised, not copied";
+  const auto poly = read_state_dict(dir + "/poly/final/model.safetensors");
+  for (const char* k : {"cls_token", "coord_embedding.weight", "encoder.encoder.layer.0.output.dense.weight"})
+    EXPECT_TRUE(torch::equal(poly.at(k), got.at(std::string("light.poly_encoder.") + k))) << k;
+  // Relative-position tables came with the backbone: they stay frozen, as fine-tuning's auto.
+  EXPECT_FALSE(read_model_config(dir + "/run/final/config.json").layoutlmv3.train_relative_bias);
+  std::filesystem::remove_all(dir);
 }

@@ -159,6 +159,8 @@ TEST(PolyTargets, PerImageAnnotationFolder) {
   EXPECT_EQ(a.height, 40);
   ASSERT_EQ(a.polygons.size(), 1u);  // the 2-point polygon is left out and counted
   EXPECT_EQ(a.polygons[0][2].x, 10);
+  EXPECT_EQ(a.texts, std::vector<std::string>{"A"});  // texts stay beside their polygons (light pretrain)
+  EXPECT_EQ(a.image_path, dir + "/m1.png");
   EXPECT_EQ(src.skipped_polygons(), 1u);
   EXPECT_EQ(b.width, 30);
   EXPECT_TRUE(b.polygons.empty());
