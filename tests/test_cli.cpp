@@ -1,6 +1,9 @@
 // End-to-end checks of the `light` binary: output, exit codes, error messages, no partial files.
 #include <gtest/gtest.h>
 
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
 #include <filesystem>
 
 #include "test_util.h"
@@ -170,5 +173,32 @@ TEST(Cli, PretrainPolyNamesWhatIsWrong) {
   r = run_light("pretrain-poly --resume " + q(dir) + " --seed 3");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--seed: not with --resume"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, PretrainNamesWhatIsWrongAndLeavesNoHalfMadeRun) {
+  const std::string dir = light::test::temp_dir();
+  // Good data, bad settings found after the run folder's tokenizer was written: the folder goes again.
+  light::test::write_text(dir + "/d.json", "[{\"image\": \"a.png\", \"groups\": [[{\"vertices\": [[1,1],[9,1],[9,5],[1,5]], \"text\": \"A\"}]]}]");
+  cv::imwrite(dir + "/a.png", cv::Mat(20, 20, CV_8UC3, cv::Scalar(255, 255, 255)));
+  const std::string data = " --data " + q(dir + "/d.json") + " --images " + q(dir) + " --out " + q(dir + "/run");
+  RunResult r = run_light("pretrain" + data + " --config nosuch");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--config"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run"));
+  r = run_light("pretrain" + data + " --image-tokenizer " + q(dir));  // a folder, but not BEiT
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("not a BEiT one"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run"));
+  r = run_light("pretrain" + data + " --world-size 2");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--store"), std::string::npos) << r.err;
+  r = run_light("pretrain" + data + " --world-size 2 --rank 2 --store " + q(dir + "/store"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--rank"), std::string::npos) << r.err;
+  r = run_light("train --train " + q(dir + "/d.json") + " --train-images " + q(dir) + " --val " + q(dir + "/d.json") + " --val-images " +
+                q(dir) + " --out " + q(dir + "/run") + " --tokenizer bytes --config nosuch");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run")) << "train left its tokenizer behind";
   std::filesystem::remove_all(dir);
 }

@@ -114,6 +114,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     throw Error("pretrain: --max-steps, --batch-size, --log-every, --checkpoint-every, --codebook-tiles and --codebook-iterations "
                 "must be positive, --max-length at least 4 and --codebook-size at least 2");
   DataParallel dp(opt.distributed);
+  NewRunFolder new_run(opt.out_dir, !opt.resume && !fs::exists(opt.out_dir));
   const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
@@ -218,6 +219,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   PretrainSummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
+  new_run.keep();  // from here on the folder holds a resumable run
   Progress bar("pretrain", static_cast<size_t>(opt.max_steps - step), "steps");
   net->train();
   while (step < opt.max_steps) {

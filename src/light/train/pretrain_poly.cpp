@@ -121,6 +121,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
     throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
   DataParallel dp(opt.distributed);
+  NewRunFolder new_run(opt.out_dir, !opt.resume && !fs::exists(opt.out_dir));
   const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
@@ -163,6 +164,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   PretrainPolySummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
+  new_run.keep();  // from here on the folder holds a resumable run
   Progress bar("pretrain-poly", static_cast<size_t>(opt.max_steps - step), "steps");
   net->train();
   while (step < opt.max_steps) {

@@ -75,6 +75,14 @@ std::string first_lines(const std::string& text, long count) {
   return out;
 }
 
+NewRunFolder::~NewRunFolder() {
+  if (!active_) return;
+  try {
+    remove_tree(dir_);
+  } catch (const std::exception&) {  // the setup's own error is the one to report
+  }
+}
+
 size_t TileOrder::operator()(uint64_t g) {
   const uint64_t epoch = g / n_;
   if (epoch != epoch_) {

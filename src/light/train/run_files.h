@@ -34,6 +34,22 @@ void load_cpu_rng(const std::string& path);
 // The first `count` lines of `text` (the log lines a checkpoint covers).
 std::string first_lines(const std::string& text, long count);
 
+// A run folder that this run's setup creates is removed again when the setup fails (bad --config,
+// tokenizer, checkpoint, ...), so a failed command leaves nothing behind; keep() once training starts.
+// Inactive when the folder existed before (a resume, or a folder the user made).
+class NewRunFolder {
+ public:
+  NewRunFolder(std::string dir, bool active) : dir_(std::move(dir)), active_(active) {}
+  ~NewRunFolder();
+  NewRunFolder(const NewRunFolder&) = delete;
+  NewRunFolder& operator=(const NewRunFolder&) = delete;
+  void keep() { active_ = false; }
+
+ private:
+  std::string dir_;
+  bool active_;
+};
+
 // The tiles of a step-based run (both pretraining loops): the g-th tile drawn is order[g % n] of epoch
 // g / n's seeded shuffle, so any step's tiles follow from the seed alone (resuming, data-parallel ranks).
 class TileOrder {

@@ -210,6 +210,7 @@ TrainSummary train(const TrainOptions& opt) {
   torch::manual_seed(opt.seed);
   const torch::Device dev = model::pick_device(opt.device);
   DataParallel dp(opt.distributed);
+  NewRunFolder new_run(opt.out_dir, !opt.resume && !fs::exists(opt.out_dir));
   const bool root = dp.root();
   // The data first: a bad file stops the run before anything is written.
   const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
@@ -271,6 +272,7 @@ TrainSummary train(const TrainOptions& opt) {
   const size_t B = static_cast<size_t>(std::max(1, opt.batch_size)), W = static_cast<size_t>(dp.world_size());
   const size_t R = static_cast<size_t>(dp.rank());
   long steps_done = 0;
+  new_run.keep();  // from here on the folder holds a resumable run
   for (int epoch = st.epoch + 1; epoch <= opt.max_epochs && no_improve < opt.stop_patience; ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
     // Train: tiles and words in a fresh seeded order each epoch.
