@@ -13,7 +13,6 @@
 #include "light/data/light_pretrain.h"
 #include "light/data/patch_codebook.h"
 #include "light/data/poly_pretrain.h"
-#include "light/image/plot.h"
 #include "light/image/resize.h"
 #include "light/model/beit.h"
 #include "light/model/checkpoint.h"
@@ -36,23 +35,6 @@ namespace {
 const char* const kLossNames[] = {"loss", "mlm", "mim", "wpa"};
 constexpr const char* kCodebookFile = "image_tokenizer.safetensors";
 
-void draw_curves(const std::string& log_text, const std::string& path) {
-  const uint32_t colours[] = {0x000000, 0x1f77b4, 0xff7f0e, 0x2ca02c};
-  std::vector<image::Series> series;
-  for (size_t k = 0; k < 4; ++k) series.push_back({kLossNames[k], {}, {}, colours[k]});
-  std::istringstream in(log_text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto j = nlohmann::json::parse(line);
-    for (size_t k = 0; k < 4; ++k) {
-      series[k].x.push_back(j["step"].get<double>());
-      const double v = j[kLossNames[k]].is_number() ? j[kLossNames[k]].get<double>() : NAN;
-      series[k].y.push_back(v > 0 ? v : NAN);
-    }
-  }
-  image::write_plot_png(path, {{"Total loss", "step", {series[0]}, -1, true},
-                               {"MLM, MIM, WPA", "step", std::vector<image::Series>(series.begin() + 1, series.end()), -1, true}});
-}
 
 std::vector<float> tile_pixels(const data::PolyTile& tile, int size) {
   return image::pixel_values(image::pil_resize_bilinear(image::read_rgb(tile.image_path), size, size));
@@ -282,7 +264,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
       ++log_lines;
       if (root) {
         write_file_atomic(log_path, log_text);
-        draw_curves(log_text, opt.out_dir + "/curves.png");
+        draw_loss_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir + "/curves.png");
       }
       std::fill(sums.begin(), sums.end(), 0.0);
       in_sums = 0;

@@ -11,7 +11,6 @@
 #include <sstream>
 
 #include "light/data/poly_pretrain.h"
-#include "light/image/plot.h"
 #include "light/model/checkpoint.h"
 #include "light/model/config.h"
 #include "light/model/poly_pretrain.h"
@@ -64,23 +63,6 @@ void initialise(model::PolyPretrain& net, const std::string& init) {
 
 const char* const kLossNames[] = {"loss", "reconstruct", "angle", "center_x", "center_y", "distance", "closest", "contrastive"};
 
-void draw_curves(const std::string& log_text, const std::string& path) {
-  const uint32_t colours[] = {0x000000, 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2};
-  std::vector<image::Series> series;
-  for (size_t k = 0; k < 8; ++k) series.push_back({kLossNames[k], {}, {}, colours[k]});
-  std::istringstream in(log_text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto j = nlohmann::json::parse(line);
-    for (size_t k = 0; k < 8; ++k) {
-      series[k].x.push_back(j["step"].get<double>());
-      const double v = j[kLossNames[k]].is_number() ? j[kLossNames[k]].get<double>() : NAN;
-      series[k].y.push_back(v > 0 ? v : NAN);
-    }
-  }
-  image::write_plot_png(path, {{"Total loss", "step", {series[0]}, -1, true},
-                               {"Losses", "step", std::vector<image::Series>(series.begin() + 1, series.end()), -1, true}});
-}
 
 }  // namespace
 
@@ -228,7 +210,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
       ++log_lines;
       if (root) {
         write_file_atomic(log_path, log_text);
-        draw_curves(log_text, opt.out_dir + "/curves.png");
+        draw_loss_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir + "/curves.png");
       }
       std::fill(sums.begin(), sums.end(), 0.0);
       in_sums = empty_batches = 0;

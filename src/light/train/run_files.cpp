@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "light/image/plot.h"
 #include "light/io/safetensors.h"
 #include "light/model/checkpoint.h"
 #include "light/model/poly_pretrain.h"
@@ -73,6 +74,25 @@ std::string first_lines(const std::string& text, long count) {
   std::string line, out;
   for (long k = 0; k < count && std::getline(in, line); ++k) out += line + "\n";
   return out;
+}
+
+void draw_loss_curves(const std::string& log_text, const std::vector<std::string>& names, const std::string& parts_title,
+                      const std::string& path) {
+  const uint32_t colours[] = {0x000000, 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22};
+  std::vector<image::Series> series;
+  for (size_t k = 0; k < names.size(); ++k) series.push_back({names[k], {}, {}, colours[k % 10]});
+  std::istringstream in(log_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = nlohmann::json::parse(line);
+    for (size_t k = 0; k < names.size(); ++k) {
+      series[k].x.push_back(j["step"].get<double>());
+      const double v = j.contains(names[k]) && j[names[k]].is_number() ? j[names[k]].get<double>() : NAN;
+      series[k].y.push_back(v > 0 ? v : NAN);
+    }
+  }
+  image::write_plot_png(path, {{"Total loss", "step", {series[0]}, -1, true},
+                               {parts_title, "step", std::vector<image::Series>(series.begin() + 1, series.end()), -1, true}});
 }
 
 NewRunFolder::~NewRunFolder() {

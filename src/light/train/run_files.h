@@ -34,6 +34,11 @@ void load_cpu_rng(const std::string& path);
 // The first `count` lines of `text` (the log lines a checkpoint covers).
 std::string first_lines(const std::string& text, long count);
 
+// RUN/curves.png of a step-based run from its log lines: the total ("loss", first of `names`) in one
+// panel, the other losses in a second titled `parts_title`; log scale.
+void draw_loss_curves(const std::string& log_text, const std::vector<std::string>& names, const std::string& parts_title,
+                      const std::string& path);
+
 // A run folder that this run's setup creates is removed again when the setup fails (bad --config,
 // tokenizer, checkpoint, ...), so a failed command leaves nothing behind; keep() once training starts.
 // Inactive when the folder existed before (a resume, or a folder the user made).
