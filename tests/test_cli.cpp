@@ -202,3 +202,12 @@ TEST(Cli, PretrainNamesWhatIsWrongAndLeavesNoHalfMadeRun) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/run")) << "train left its tokenizer behind";
   std::filesystem::remove_all(dir);
 }
+
+TEST(Cli, InfoTellsTheComputeSetup) {
+  const RunResult r = run_light("info --threads 1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("libtorch "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 1 thread(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("data-parallel: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cuda: "), std::string::npos) << r.out;
+}

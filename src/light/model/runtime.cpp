@@ -1,4 +1,5 @@
 #include "light/model/runtime.h"
+#include "light/train/distributed.h"
 
 #include <dlfcn.h>
 #include <torch/torch.h>
@@ -16,6 +17,7 @@ RuntimeInfo runtime_info() {
   info.threads = torch::get_num_threads();
   info.cuda_available = torch::cuda::is_available();
   info.cuda_devices = info.cuda_available ? static_cast<int>(torch::cuda::device_count()) : 0;
+  info.data_parallel = train::distributed_available();
   // OpenBLAS, when it is the BLAS that LibTorch loaded, names the kernel it picked for this CPU.
   using CoreFn = char* (*)();
   if (auto fn = reinterpret_cast<CoreFn>(dlsym(RTLD_DEFAULT, "openblas_get_corename"))) {

@@ -11,6 +11,7 @@ struct RuntimeInfo {
   bool cuda_available = false;
   int cuda_devices = 0;
   std::string blas_core;      // OpenBLAS kernel in use (e.g. "SkylakeX"), or "" if not OpenBLAS
+  bool data_parallel = false;  // --world-size > 1 possible (c10d with Gloo built in)
 };
 
 RuntimeInfo runtime_info();
