@@ -77,11 +77,12 @@ void DataParallel::sum_gradients(torch::nn::Module& module) {
   int64_t total = n;  // one "has a gradient" flag per parameter first
   for (const auto& p : params) total += p.numel();
   torch::Tensor flat = torch::zeros({total}, torch::kFloat32);
+  float* flags = flat.data_ptr<float>();
   int64_t off = n;
   for (int64_t i = 0; i < n; ++i) {
     const auto& p = params[static_cast<size_t>(i)];
     if (p.grad().defined()) {
-      flat[i] = 1.0f;
+      flags[i] = 1.0f;
       flat.slice(0, off, off + p.numel()).copy_(p.grad().detach().flatten().to(torch::kCPU, torch::kFloat32));
     }
     off += p.numel();
@@ -91,7 +92,7 @@ void DataParallel::sum_gradients(torch::nn::Module& module) {
   off = n;
   for (int64_t i = 0; i < n; ++i) {
     auto& p = params[static_cast<size_t>(i)];
-    if (flat[i].item<float>() > 0) {
+    if (flags[i] > 0) {
       torch::Tensor g = flat.slice(0, off, off + p.numel()).view(p.sizes()).to(p.device(), p.scalar_type());
       if (p.grad().defined()) p.mutable_grad().copy_(g);
       else p.mutable_grad() = g.clone();

@@ -54,8 +54,7 @@ void write_model_folder(model::LightPretrain& net, const std::string& dir, const
 }  // namespace
 
 std::string pretrain_options_to_json(const PretrainOptions& o) {
-  const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
-  const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
+  const auto abs = absolute_path;
   nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"tokenizer", path_or_name(o.tokenizer)},
                               {"config", path_or_name(o.config)}, {"init", path_or_name(o.init)}, {"init_poly", path_or_name(o.init_poly)},
                               {"image_tokenizer", abs(o.image_tokenizer)}, {"max_steps", o.max_steps}, {"batch_size", o.batch_size},
@@ -77,9 +76,7 @@ void read_pretrain_options(const std::string& run_dir, PretrainOptions& o) {
     o.checkpoint_every = j.at("checkpoint_every"), o.max_length = j.at("max_length"), o.codebook_size = j.at("codebook_size");
     o.codebook_tiles = j.at("codebook_tiles"), o.codebook_iterations = j.at("codebook_iterations"), o.lr = j.at("lr");
     o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
-    const int world = j.at("world_size");
-    if (world != o.distributed.world_size)
-      throw Error(path + ": the run was started with --world-size " + std::to_string(world) + "; resume it with the same");
+    check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
   }

@@ -67,8 +67,7 @@ const char* const kLossNames[] = {"loss", "reconstruct", "angle", "center_x", "c
 }  // namespace
 
 std::string pretrain_poly_options_to_json(const PretrainPolyOptions& o) {
-  const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
-  const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
+  const auto abs = absolute_path;
   nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"config", path_or_name(o.config)},
                               {"init", path_or_name(o.init)}, {"loss_weights", o.loss_weights}, {"max_steps", o.max_steps},
                               {"batch_size", o.batch_size}, {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every},
@@ -86,9 +85,7 @@ void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions&
     o.loss_weights = j.at("loss_weights"), o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size");
     o.log_every = j.at("log_every"), o.checkpoint_every = j.at("checkpoint_every"), o.max_polygons = j.at("max_polygons");
     o.lr = j.at("lr"), o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
-    const int world = j.value("world_size", 1);
-    if (world != o.distributed.world_size)
-      throw Error(path + ": the run was started with --world-size " + std::to_string(world) + "; resume it with the same");
+    check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
   }

@@ -57,6 +57,15 @@ std::string resolve_weights_file(const std::string& init) {
   return p.string();
 }
 
+std::string absolute_path(const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); }
+
+std::string path_or_name(const std::string& p) { return fs::exists(p) ? absolute_path(p) : p; }
+
+void check_resume_world_size(int saved, int now, const std::string& options_path) {
+  if (saved != now)
+    throw Error(options_path + ": the run was started with --world-size " + std::to_string(saved) + "; resume it with the same");
+}
+
 void save_cpu_rng(const std::string& path) {
   torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
   torch::save(rng, path);

@@ -27,6 +27,12 @@ std::string completed_folder(const std::string& dir, const std::string& marker);
 // stands for its final/, else its last completed checkpoint.
 std::string resolve_weights_file(const std::string& init);
 
+// options.json paths: absolute (an empty path stays empty); a preset name that is no file stays a name.
+std::string absolute_path(const std::string& path);
+std::string path_or_name(const std::string& path);
+// A run resumes with the --world-size it was started with (`saved`, from `options_path`), or not at all.
+void check_resume_world_size(int saved, int now, const std::string& options_path);
+
 // LibTorch's default CPU generator (dropout, permutations) to and from a file.
 void save_cpu_rng(const std::string& path);
 void load_cpu_rng(const std::string& path);

@@ -168,8 +168,7 @@ void draw_curves(const std::string& log_text, int best_epoch, const std::string&
 }
 
 std::string options_to_json(const TrainOptions& o) {
-  const auto abs = [](const std::string& p) { return p.empty() ? p : fs::absolute(p).lexically_normal().string(); };
-  const auto path_or_name = [&](const std::string& p) { return fs::exists(p) ? abs(p) : p; };
+  const auto abs = absolute_path;
   nlohmann::ordered_json j = {
       {"train", abs(o.train_json)}, {"train_images", abs(o.train_images)}, {"val", abs(o.val_json)},
       {"val_images", abs(o.val_images)}, {"tokenizer", path_or_name(o.tokenizer_dir)}, {"init", path_or_name(o.init)},
@@ -196,8 +195,7 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
     o.warmup_steps = j.value("warmup_steps", 0);
     o.relative_bias = j.value("relative_bias", "frozen");
     if (o.max_epochs <= 0) o.max_epochs = j.at("max_epochs");
-    if (j.value("world_size", 1) != o.distributed.world_size)
-      throw Error(path + ": the run was started with --world-size " + std::to_string(j.value("world_size", 1)) + "; resume it with the same");
+    check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
   }
