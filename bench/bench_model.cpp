@@ -4,6 +4,7 @@
 //   PerToken:  the polygon encoder run on every real token slot.
 //   Reference: the reference's layout: 1000 token slots (padding included), polygons per slot.
 //   DistinctQuads: as Distinct, with 4-point polygons (MapText ground truth's usual shape).
+//   TrainForwardBase: the base-size step's forward alone (training mode, no gradient).
 //   TrainStep{Base,Small}: one fine-tuning step (forward with the three losses, backward, AdamW) on a
 //   batch of two such tiles, training mode (dropout on), at the base and the small (`--config small`) sizes.
 //   PretrainPolyStep{Base,Small}: one `light pretrain-poly` step on 4 copies of the tile's polygons (up to 100 each).
@@ -135,7 +136,9 @@ BENCHMARK(BM_ForwardPerToken)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->Us
 BENCHMARK(BM_ForwardReference)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_ForwardDistinctQuads)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
-void train_step(benchmark::State& state, const std::string& size) {
+// forward_only: the step's forward alone (training mode, dropout on, no gradient), what the step's
+// backward and update add to.
+void train_step(benchmark::State& state, const std::string& size, bool forward_only = false) {
   torch::set_num_threads(static_cast<int>(state.range(0)));
   auto& f = fx();
   torch::manual_seed(0);
@@ -146,6 +149,12 @@ void train_step(benchmark::State& state, const std::string& size) {
   const model::Batch b = on_device(f.batch(f.in.real_tokens, 2));
   const model::LossSwitches all{true, true};
   for (auto _ : state) {
+    if (forward_only) {
+      torch::NoGradGuard no_grad;
+      const model::Outputs o = net->forward(b);
+      benchmark::DoNotOptimize((o.tiles[0].total_loss(all) + o.tiles[1].total_loss(all)).item<float>());
+      continue;
+    }
     const model::Outputs o = net->forward(b);
     torch::Tensor loss = o.tiles[0].total_loss(all) + o.tiles[1].total_loss(all);
     opt.zero_grad();
@@ -159,6 +168,8 @@ void train_step(benchmark::State& state, const std::string& size) {
 }
 void BM_TrainStepBase(benchmark::State& s) { train_step(s, "base"); }
 void BM_TrainStepSmall(benchmark::State& s) { train_step(s, "small"); }
+void BM_TrainForwardBase(benchmark::State& s) { train_step(s, "base", true); }
+BENCHMARK(BM_TrainForwardBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_TrainStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_TrainStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 

@@ -9,6 +9,7 @@
 #include "light/io/safetensors.h"
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
+#include "light/model/poly_encoder.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
 #include "test_util.h"
@@ -479,6 +480,45 @@ TEST(Model, GradientsMatchFiniteDifferences) {
   // The relative-position tables stay frozen, as in the reference.
   const torch::Tensor g = params["light.encoder.rel_pos_bias.weight"].grad();
   EXPECT_TRUE(!g.defined() || g.abs().sum().item<double>() == 0.0);
+}
+
+// The polygon encoder's inference shortcuts (the first layer's projections from per-position tables,
+// the last layer for the CLS query alone, polygons grouped by their number of valid values) against
+// the plain computation: every token through every layer with the masked keys, then the CLS.
+TEST(Model, PolygonEncoderShortcutsEqualTheFullComputation) {
+  for (const int layers : {1, 2, 3}) {
+    SCOPED_TRACE(layers);
+    torch::manual_seed(layers);
+    PolyEncoderConfig c;
+    c.emb_dim = 24, c.num_hidden_layers = layers, c.num_attention_heads = 3, c.intermediate_size = 40;
+    c.hidden_dropout = c.attention_dropout = 0.0;
+    PolyEncoder enc(c);
+    enc->to(torch::kFloat64);
+    {
+      torch::NoGradGuard no_grad;
+      for (auto& p : enc->parameters()) p.normal_(0.0, 0.5);  // LayerNorm weights and biases far from 1 and 0
+    }
+    enc->eval();
+    torch::Tensor polys = torch::rand({8, 32}, torch::kFloat64);
+    polys[1].slice(0, 8).fill_(-100.0);   // 4 points
+    polys[2].slice(0, 6).fill_(-100.0);   // 3 points
+    polys[3][5] = -0.25;                  // a negative value inside: masked, later positions kept
+    polys[3][17] = -1.0;
+    polys[4].zero_();                     // zeros are valid values
+    polys[5].fill_(-100.0);               // nothing valid: the CLS alone
+    polys[6].slice(0, 8).fill_(-100.0);   // a second 4-point polygon
+    torch::Tensor pre;
+    const torch::Tensor got = enc->forward(polys, &pre);
+    const torch::Tensor states = poly_token_states(enc->cls_token, enc->coord_embedding, enc->position_embedding, enc->encoder,
+                                                   polys, polys >= 0, 0.0, false);
+    const torch::Tensor cls = states.select(1, 0);
+    EXPECT_LT((pre - cls).abs().max().item<double>(), 1e-10);
+    EXPECT_LT((got - enc->norm(cls)).abs().max().item<double>(), 1e-10);
+    // Training mode without dropout takes the same shortcuts, with gradients.
+    enc->train();
+    const torch::Tensor trained = enc->forward(polys);
+    EXPECT_LT((trained - got).abs().max().item<double>(), 1e-10);
+  }
 }
 
 TEST(Model, LossSwitchesAreThePapersTable3) {

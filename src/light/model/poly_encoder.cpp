@@ -32,36 +32,122 @@ PolyEncoderImpl::PolyEncoderImpl(const PolyEncoderConfig& c) : config(c) {
   norm = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({c.emb_dim}).eps(c.final_layer_norm_eps)));
 }
 
+namespace {
+
+// The first BERT layer's query, key and value without their matrix products. A coordinate token's
+// embedding is e = v w + P[p] (v its value, w the scalar embedding's weight, P[p] the sum of the
+// position rows and token type 0 for its position p), so after the embedding LayerNorm
+//   x = (v / s) g(w - mean w) + (1 / s) g(P[p] - mean P[p]) + beta,   s = sqrt(var(e) + eps),
+// a combination of one vector and one per-position vector. Any linear map L of x is therefore
+//   L(x) = (v / s) L'(g(w - mean w)) + (1 / s) L'(g(P[p] - mean P[p])) + L(beta)
+// (L' without its bias), with the products made once for the C + 1 positions instead of once per
+// token: the same values up to float rounding, a quarter of the first layer's matrix work removed.
+// The CLS token's embedding is the same for every polygon. Not used where dropout follows the
+// embedding LayerNorm (training), which breaks the linearity.
+struct FirstLayerTables {
+  torch::Tensor P;      // [C + 1, H] position rows + token type 0
+  torch::Tensor w;      // [H] the scalar coordinate embedding
+  torch::Tensor x_cls;  // [H] the CLS token after the embedding LayerNorm
+  // [C + 4, 3H], query, key and value side by side: L'(g (w - mean w)); L'(g (P[p] - mean P[p])) for
+  // p = 0..C; L(beta); the CLS token's L(x_cls). A token's projections are a row of coefficients
+  // times this table: (v / s, 1 / s at column 1 + p, 1) for a coordinate, (0, ..., 0, 1) for the CLS.
+  torch::Tensor table;
+};
+
+FirstLayerTables first_layer_tables(PolyEncoderImpl& m, TransformerLayerImpl& layer) {
+  auto& emb = m.encoder->embeddings;
+  auto& sa = layer.attention->self;
+  const int64_t H = m.config.emb_dim, C1 = m.position_embedding->weight.size(0);
+  FirstLayerTables t;
+  t.P = m.position_embedding->weight + emb->token_type_embeddings->weight[0] + emb->position_embeddings->weight.slice(0, 0, C1);
+  t.w = m.coord_embedding->weight.view({H});
+  const torch::Tensor g = emb->LayerNorm->weight, beta = emb->LayerNorm->bias;
+  const torch::Tensor W = torch::cat({sa->query->weight, sa->key->weight, sa->value->weight});  // [3H, H]
+  const torch::Tensor bias = torch::cat({sa->query->bias, sa->key->bias, sa->value->bias});
+  t.x_cls = emb->LayerNorm(m.cls_token.view({H}) + t.P[0]);
+  const torch::Tensor rows = torch::cat({(g * (t.w - t.w.mean())).unsqueeze(0), g * (t.P - t.P.mean(-1, /*keepdim=*/true))});
+  t.table = torch::cat({torch::matmul(rows, W.t()), torch::addmv(bias, W, beta).unsqueeze(0), torch::addmv(bias, W, t.x_cls).unsqueeze(0)});
+  return t;
+}
+
+// The last layer for the CLS query alone, without the keys and values of every token. With q the
+// CLS query of one head, k_j = Wk x_j + bk and v_j = Wv x_j + bv:
+//   q . k_j = (Wk^T q) . x_j + q . bk     (the last term is the same for every j: softmax drops it)
+//   sum_j p_j v_j = Wv (sum_j p_j x_j) + bv   (the p_j sum to 1)
+// so per polygon two vector-matrix products per head replace the two projections of all 1 + n tokens.
+torch::Tensor cls_only_layer(TransformerLayerImpl& layer, const torch::Tensor& x, const torch::Tensor& mask) {
+  auto& sa = layer.attention->self;
+  const int64_t G = x.size(0), S = x.size(1), h = sa->heads, d = sa->head_dim, H = h * d;
+  const torch::Tensor x0 = x.slice(1, 0, 1);                                                   // [G, 1, H]
+  const torch::Tensor q = sa->query(x0).view({G, h, d}).transpose(0, 1);                       // [h, G, d]
+  const torch::Tensor r = torch::bmm(q, sa->key->weight.view({h, d, H})).transpose(0, 1);      // [G, h, H]
+  torch::Tensor scores = torch::matmul(r, x.transpose(1, 2)) / std::sqrt(static_cast<double>(d));  // [G, h, S]
+  if (mask.defined()) scores = scores + mask.view({G, 1, S});
+  torch::Tensor probs = torch::softmax(scores, -1);
+  if (layer.attention_dropout > 0 && layer.is_training()) probs = torch::dropout(probs, layer.attention_dropout, true);
+  const torch::Tensor u = torch::matmul(probs, x).transpose(0, 1);                              // [h, G, H]
+  const torch::Tensor ctx = torch::bmm(u, sa->value->weight.view({h, d, H}).transpose(1, 2));   // [h, G, d]
+  return layer.finish((ctx.transpose(0, 1).reshape({G, H}) + sa->value->bias).view({G, 1, H}), x0);
+}
+
+}  // namespace
+
 torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Tensor* cls_prenorm) {
   // Masked coordinates (negative values, the -100 padding included) are never attended by any query,
   // so they cannot affect the CLS output: each polygon runs on the CLS and its valid coordinates only,
   // every token keeping its absolute positions. Polygons are grouped by their number of valid values.
   const int64_t P = polygons.size(0), H = config.emb_dim;
   const torch::Tensor valid = polygons >= 0;
-  const torch::Tensor counts = valid.sum(1).to(torch::kCPU);
+  const torch::Tensor counts = valid.sum(1).to(torch::kCPU).contiguous();
   torch::Tensor out = torch::empty({P, H}, polygons.options());
   torch::Tensor pre = cls_prenorm ? torch::empty({P, H}, polygons.options()) : torch::Tensor();
   auto& emb = encoder->embeddings;
-  const size_t layers = encoder->encoder->layer->size();
-  std::set<int64_t> distinct;
-  for (int64_t i = 0; i < P; ++i) distinct.insert(counts[i].item<int64_t>());
+  auto& layers = encoder->encoder->layer;
+  const size_t L = layers->size();
+  auto layer = [&](size_t i) { return layers[i]->as<TransformerLayerImpl>(); };
+  const bool linear_first = L > 0 && !(is_training() && config.hidden_dropout > 0);
+  const FirstLayerTables first = linear_first ? first_layer_tables(*this, *layer(0)) : FirstLayerTables{};
+  std::set<int64_t> distinct(counts.data_ptr<int64_t>(), counts.data_ptr<int64_t>() + P);
   for (const int64_t n : distinct) {
     const torch::Tensor rows = torch::nonzero(counts.eq(n)).flatten().to(polygons.device());
     const int64_t G = rows.size(0);
     // Positions (1-based: 0 is the CLS) and values of each polygon's valid coordinates.
     const torch::Tensor cols = torch::nonzero(valid.index_select(0, rows)).select(1, 1).view({G, n});
     const torch::Tensor values = polygons.index_select(0, rows).gather(1, cols);
-    torch::Tensor x = torch::cat({cls_token.expand({G, 1, H}), coord_embedding(values.unsqueeze(-1))}, 1);  // [G, 1+n, H]
-    const torch::Tensor positions = torch::cat({torch::zeros({G, 1}, cols.options()), cols + 1}, 1);
-    // The module's and BERT's absolute positions and token type 0, then BERT's LayerNorm.
-    x = x + position_embedding(positions);
-    x = x + emb->token_type_embeddings->weight[0];
-    x = x + emb->position_embeddings(positions);
-    x = emb->LayerNorm(x);
-    if (config.hidden_dropout > 0 && is_training()) x = torch::dropout(x, config.hidden_dropout, true);
+    torch::Tensor x;
+    size_t next = 0;  // the first layer still to run
+    if (linear_first) {
+      const torch::Tensor pos = (cols + 1).flatten();
+      const torch::Tensor e = values.unsqueeze(-1) * first.w + first.P.index_select(0, pos).view({G, n, H});  // [G, n, H]
+      const torch::Tensor inv_s = torch::rsqrt(e.var(-1, /*unbiased=*/false, /*keepdim=*/true) + config.bert_layer_norm_eps);
+      x = torch::cat({first.x_cls.expand({G, 1, H}), emb->LayerNorm(e)}, 1);  // [G, 1 + n, H]
+      const int64_t K = first.table.size(0);  // C + 4 coefficients a token
+      const torch::Tensor cls_coef = torch::zeros({G, 1, K}, values.options()).index_fill(2, torch::tensor({K - 1}, pos.options()), 1.0);
+      const torch::Tensor tok_coef = torch::zeros({G * n, K}, values.options())
+                                         .scatter(1, (pos + 1).view({G * n, 1}), inv_s.view({G * n, 1}))
+                                         .index_fill(1, torch::tensor({K - 2}, pos.options()), 1.0)
+                                         .index_copy(1, torch::tensor({int64_t{0}}, pos.options()), (values.unsqueeze(-1) * inv_s).view({G * n, 1}));
+      const torch::Tensor coef = torch::cat({cls_coef, tok_coef.view({G, n, K})}, 1);  // [G, 1 + n, C + 4]
+      const torch::Tensor qkv = torch::matmul(coef, first.table);                      // [G, 1 + n, 3H]
+      const auto parts = qkv.chunk(3, -1);
+      if (L == 1)
+        x = layer(0)->forward_projected(parts[0].slice(1, 0, 1), parts[1], parts[2], x.slice(1, 0, 1), {}, {});
+      else
+        x = layer(0)->forward_projected(parts[0], parts[1], parts[2], x, {}, {});
+      next = 1;
+    } else {
+      x = torch::cat({cls_token.expand({G, 1, H}), coord_embedding(values.unsqueeze(-1))}, 1);  // [G, 1+n, H]
+      const torch::Tensor positions = torch::cat({torch::zeros({G, 1}, cols.options()), cols + 1}, 1);
+      // The module's and BERT's absolute positions and token type 0, then BERT's LayerNorm.
+      x = x + position_embedding(positions);
+      x = x + emb->token_type_embeddings->weight[0];
+      x = x + emb->position_embeddings(positions);
+      x = emb->LayerNorm(x);
+      if (config.hidden_dropout > 0 && is_training()) x = torch::dropout(x, config.hidden_dropout, true);
+    }
     // Only the CLS output is used: the last layer computes the CLS query alone (same values).
-    for (size_t i = 0; i < layers; ++i)
-      x = encoder->encoder->layer[i]->as<TransformerLayerImpl>()->forward(x, torch::Tensor(), torch::Tensor(), i + 1 == layers ? 1 : 0);
+    for (size_t i = next; i < L; ++i)
+      x = i + 1 == L ? cls_only_layer(*layer(i), x, {}) : layer(i)->forward(x, torch::Tensor(), torch::Tensor());
     const torch::Tensor cls = x.select(1, 0);
     out.index_copy_(0, rows, norm(cls));
     if (cls_prenorm) pre.index_copy_(0, rows, cls);

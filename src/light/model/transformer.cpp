@@ -4,6 +4,17 @@
 
 namespace light::model {
 
+torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x) {
+  // LibTorch 1.13 runs a Linear on [B, S, in] as a matrix product, then a second pass adding the
+  // bias; on the [B * S, in] view, addmm starts from the bias instead.
+  if (x.dim() > 2 && lin->bias.defined() && x.is_contiguous()) {
+    std::vector<int64_t> shape = x.sizes().vec();
+    shape.back() = lin->weight.size(0);
+    return torch::addmm(lin->bias, x.view({-1, x.size(-1)}), lin->weight.t()).view(shape);
+  }
+  return lin->forward(x);
+}
+
 SelfAttentionImpl::SelfAttentionImpl(int hidden, int h) : heads(h), head_dim(hidden / h) {
   query = register_module("query", torch::nn::Linear(hidden, hidden));
   key = register_module("key", torch::nn::Linear(hidden, hidden));
@@ -16,7 +27,7 @@ DenseNormImpl::DenseNormImpl(int in, int out, double eps) {
 }
 
 torch::Tensor DenseNormImpl::forward(const torch::Tensor& x, const torch::Tensor& residual) {
-  return LayerNorm(dense(x) + residual);
+  return LayerNorm(linear(dense, x) + residual);
 }
 
 AttentionImpl::AttentionImpl(int hidden, int heads, double eps) {
@@ -36,11 +47,19 @@ TransformerLayerImpl::TransformerLayerImpl(int hidden, int heads, int ffn, doubl
 torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask,
                                            int64_t query_rows) {
   auto& sa = attention->self;
-  const int64_t B = x.size(0), S = x.size(1), h = sa->heads, d = sa->head_dim;
+  const int64_t S = x.size(1);
   const int64_t Q = query_rows > 0 ? std::min(query_rows, S) : S;
   const torch::Tensor xq = Q == S ? x : x.slice(1, 0, Q);
+  return forward_projected(linear(sa->query, xq), linear(sa->key, x), linear(sa->value, x), xq, bias, mask);
+}
+
+torch::Tensor TransformerLayerImpl::forward_projected(const torch::Tensor& query, const torch::Tensor& key,
+                                                     const torch::Tensor& value, const torch::Tensor& xq,
+                                                     const torch::Tensor& bias, const torch::Tensor& mask) {
+  auto& sa = attention->self;
+  const int64_t B = key.size(0), S = key.size(1), Q = query.size(1), h = sa->heads, d = sa->head_dim;
   auto split = [&](const torch::Tensor& t, int64_t n) { return t.view({B, n, h, d}).permute({0, 2, 1, 3}); };
-  const torch::Tensor q = split(sa->query(xq), Q), k = split(sa->key(x), S), v = split(sa->value(x), S);
+  const torch::Tensor q = split(query, Q), k = split(key, S), v = split(value, S);
   const double scale = std::sqrt(static_cast<double>(d));
   torch::Tensor probs;
   if (style == AttentionStyle::LayoutLMv3) {
@@ -58,13 +77,16 @@ torch::Tensor TransformerLayerImpl::forward(const torch::Tensor& x, const torch:
     probs = torch::softmax(scores, -1);
   }
   if (attention_dropout > 0 && is_training()) probs = torch::dropout(probs, attention_dropout, true);
-  const torch::Tensor ctx = torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, Q, h * d});
+  return finish(torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, Q, h * d}), xq);
+}
+
+torch::Tensor TransformerLayerImpl::finish(const torch::Tensor& context, const torch::Tensor& xq) {
   auto drop = [&](const torch::Tensor& t) {
     return hidden_dropout > 0 && is_training() ? torch::dropout(t, hidden_dropout, true) : t;
   };
-  const torch::Tensor att = attention->output->LayerNorm(drop(attention->output->dense(ctx)) + xq);
-  const torch::Tensor inter = torch::gelu(intermediate->dense(att));
-  return output->LayerNorm(drop(output->dense(inter)) + att);
+  const torch::Tensor att = attention->output->LayerNorm(drop(linear(attention->output->dense, context)) + xq);
+  const torch::Tensor inter = torch::gelu(linear(intermediate->dense, att));
+  return output->LayerNorm(drop(linear(output->dense, inter)) + att);
 }
 
 }  // namespace light::model

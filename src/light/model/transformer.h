@@ -35,6 +35,9 @@ struct IntermediateImpl : torch::nn::Module {
 };
 TORCH_MODULE(Intermediate);
 
+// lin(x), for x of any rank, with the bias added inside the matrix product (same values).
+torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x);
+
 enum class AttentionStyle { LayoutLMv3, Bert };
 
 struct TransformerLayerImpl : torch::nn::Module {
@@ -45,6 +48,13 @@ struct TransformerLayerImpl : torch::nn::Module {
   // the first q positions are computed as queries (keys and values still come from all of x): the
   // output is [B, q, H], identical to the first q rows of the full result.
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& bias, const torch::Tensor& mask, int64_t query_rows = 0);
+  // The same from the projections already made: query [B, Q, H], key and value [B, S, H] (the
+  // outputs of attention.self.{query,key,value}, biases included) and the residual xq [B, Q, H].
+  torch::Tensor forward_projected(const torch::Tensor& query, const torch::Tensor& key, const torch::Tensor& value,
+                                  const torch::Tensor& xq, const torch::Tensor& bias, const torch::Tensor& mask);
+  // The rest of the layer after the attention: context [B, Q, H] (heads concatenated, before
+  // attention.output.dense), residual xq [B, Q, H].
+  torch::Tensor finish(const torch::Tensor& context, const torch::Tensor& xq);
   Attention attention{nullptr};
   Intermediate intermediate{nullptr};
   DenseNorm output{nullptr};
