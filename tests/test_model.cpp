@@ -514,10 +514,22 @@ TEST(Model, PolygonEncoderShortcutsEqualTheFullComputation) {
     const torch::Tensor cls = states.select(1, 0);
     EXPECT_LT((pre - cls).abs().max().item<double>(), 1e-10);
     EXPECT_LT((got - enc->norm(cls)).abs().max().item<double>(), 1e-10);
-    // Training mode without dropout takes the same shortcuts, with gradients.
+    // Training mode without dropout takes the same shortcuts, with the same gradients.
     enc->train();
     const torch::Tensor trained = enc->forward(polys);
     EXPECT_LT((trained - got).abs().max().item<double>(), 1e-10);
+    const torch::Tensor weights = torch::randn_like(trained);
+    auto grads = [&](const torch::Tensor& out) {
+      enc->zero_grad();
+      (out * weights).sum().backward();
+      std::vector<torch::Tensor> g;
+      for (const auto& p : enc->parameters()) g.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+      return g;
+    };
+    const auto fast = grads(trained);
+    const auto plain = grads(enc->norm(poly_token_states(enc->cls_token, enc->coord_embedding, enc->position_embedding, enc->encoder,
+                                                         polys, polys >= 0, 0.0, true).select(1, 0)));
+    for (size_t i = 0; i < fast.size(); ++i) EXPECT_LT((fast[i] - plain[i]).abs().max().item<double>(), 1e-9) << i;
   }
 }
 
