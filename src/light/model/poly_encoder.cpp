@@ -117,18 +117,20 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
     torch::Tensor x;
     size_t next = 0;  // the first layer still to run
     if (linear_first) {
-      const torch::Tensor pos = (cols + 1).flatten();
-      const torch::Tensor e = values.unsqueeze(-1) * first.w + first.P.index_select(0, pos).view({G, n, H});  // [G, n, H]
+      const torch::Tensor e = values.unsqueeze(-1) * first.w + first.P.index_select(0, (cols + 1).flatten()).view({G, n, H});  // [G, n, H]
       const torch::Tensor inv_s = torch::rsqrt(e.var(-1, /*unbiased=*/false, /*keepdim=*/true) + config.bert_layer_norm_eps);
       x = torch::cat({first.x_cls.expand({G, 1, H}), emb->LayerNorm(e)}, 1);  // [G, 1 + n, H]
-      const int64_t K = first.table.size(0);  // C + 4 coefficients a token
-      const torch::Tensor cls_coef = torch::zeros({G, 1, K}, values.options()).index_fill(2, torch::tensor({K - 1}, pos.options()), 1.0);
-      const torch::Tensor tok_coef = torch::zeros({G * n, K}, values.options())
-                                         .scatter(1, (pos + 1).view({G * n, 1}), inv_s.view({G * n, 1}))
-                                         .index_fill(1, torch::tensor({K - 2}, pos.options()), 1.0)
-                                         .index_copy(1, torch::tensor({int64_t{0}}, pos.options()), (values.unsqueeze(-1) * inv_s).view({G * n, 1}));
-      const torch::Tensor coef = torch::cat({cls_coef, tok_coef.view({G, n, K})}, 1);  // [G, 1 + n, C + 4]
-      const torch::Tensor qkv = torch::matmul(coef, first.table);                      // [G, 1 + n, 3H]
+      // Coefficients: the CLS row selects the table's last row; a coordinate's row is
+      // (v / s, 1 / s at column 1 + p, 1 for L(beta), 0).
+      const int64_t K = first.table.size(0);  // C + 4
+      torch::Tensor cls_coef = torch::zeros({G, 1, K}, values.options());
+      cls_coef.select(2, K - 1).fill_(1.0);
+      const torch::Tensor tok_coef = torch::cat({values.unsqueeze(-1) * inv_s,
+                                                 torch::zeros({G, n, K - 3}, values.options()).scatter(2, (cols + 1).unsqueeze(-1), inv_s),
+                                                 torch::ones({G, n, 1}, values.options()), torch::zeros({G, n, 1}, values.options())},
+                                                2);
+      const torch::Tensor coef = torch::cat({cls_coef, tok_coef}, 1);  // [G, 1 + n, C + 4]
+      const torch::Tensor qkv = torch::matmul(coef, first.table);  // [G, 1 + n, 3H]
       const auto parts = qkv.chunk(3, -1);
       if (L == 1)
         x = layer(0)->forward_projected(parts[0].slice(1, 0, 1), parts[1], parts[2], x.slice(1, 0, 1), {}, {});
