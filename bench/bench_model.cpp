@@ -4,15 +4,19 @@
 //   PerToken:  the polygon encoder run on every real token slot.
 //   Reference: the reference's layout: 1000 token slots (padding included), polygons per slot.
 //   DistinctQuads: as Distinct, with 4-point polygons (MapText ground truth's usual shape).
+//   BatchOfTwo: as Distinct, on the training step's batch (two copies of the tile): what a step's
+//   time is compared with.
 //   TrainForwardBase: the base-size step's forward alone (training mode, no gradient).
 //   TrainStep{Base,Small}: one fine-tuning step (forward with the three losses, backward, AdamW) on a
 //   batch of two such tiles, training mode (dropout on), at the base and the small (`--config small`) sizes.
+//   TrainStepBaseLibTorchAdamW: the base step with LibTorch's AdamW and zero_grad(), for comparison.
 //   PretrainPolyStep{Base,Small}: one `light pretrain-poly` step on 4 copies of the tile's polygons (up to 100 each).
 // Arg = LibTorch threads. Peak memory: run one benchmark per process (--benchmark_filter).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <torch/torch.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -27,6 +31,7 @@
 #include "light/data/light_pretrain.h"
 #include "light/data/poly_pretrain.h"
 #include "light/text/bpe.h"
+#include "light/train/adamw.h"
 
 using namespace light;
 
@@ -73,6 +78,12 @@ struct Fixture {
     b.attention_mask = torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {1, T}, i64).repeat({C, 1});
     b.polygons = torch::from_blob(const_cast<float*>(in.polygons.data()), {1, T, 32}).repeat({C, 1, 1});
     b.pixel_values = torch::from_blob(const_cast<float*>(pixels.data()), {1, 3, 224, 224}).repeat({C, 1, 1, 1});
+    // Copies after the first are moved by 0.001 px (normalised: far below a pixel) so that the
+    // model encodes their polygons as distinct ones, as it would two different tiles'.
+    for (int c = 1; c < copies; ++c) {
+      torch::Tensor p = b.polygons[c];
+      p.copy_(torch::where(p >= 0, p + 1e-6f * static_cast<float>(c), p));
+    }
     std::vector<int64_t> labels;
     for (const auto& w : in.words) labels.push_back(w.label);
     for (int c = 0; c < copies; ++c) {
@@ -110,13 +121,13 @@ double peak_mib() {
   return u.ru_maxrss / 1024.0;
 }
 
-void run(benchmark::State& state, bool distinct, bool reference_slots, bool quads = false) {
+void run(benchmark::State& state, bool distinct, bool reference_slots, bool quads = false, int copies = 1) {
   torch::set_num_threads(static_cast<int>(state.range(0)));
   torch::NoGradGuard no_grad;
   auto& f = fx();
   f.net->encode_distinct_polygons = distinct;
   f.net->to(bench_device());
-  model::Batch b = f.batch(reference_slots ? 1000 : f.in.real_tokens);
+  model::Batch b = f.batch(reference_slots ? 1000 : f.in.real_tokens, copies);
   if (quads) b.polygons.slice(2, 8, 32).fill_(-100.0f);  // 4-point polygons, as MapText ground truth has
   b = on_device(b);
   for (auto _ : state) {
@@ -131,23 +142,31 @@ void BM_ForwardDistinct(benchmark::State& s) { run(s, true, false); }
 void BM_ForwardPerToken(benchmark::State& s) { run(s, false, false); }
 void BM_ForwardReference(benchmark::State& s) { run(s, false, true); }
 void BM_ForwardDistinctQuads(benchmark::State& s) { run(s, true, false, true); }
+void BM_ForwardBatchOfTwo(benchmark::State& s) { run(s, true, false, false, 2); }
 BENCHMARK(BM_ForwardDistinct)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_ForwardPerToken)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
 BENCHMARK(BM_ForwardReference)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 BENCHMARK(BM_ForwardDistinctQuads)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_ForwardBatchOfTwo)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 
 // forward_only: the step's forward alone (training mode, dropout on, no gradient), what the step's
-// backward and update add to.
-void train_step(benchmark::State& state, const std::string& size, bool forward_only = false) {
+// backward and update add to. libtorch_adamw: LibTorch's AdamW and zero_grad() instead of what
+// `light train` uses (FusedAdamW, gradients dropped). Counters: seconds in each phase, per step.
+void train_step(benchmark::State& state, const std::string& size, bool forward_only = false, bool libtorch_adamw = false) {
   torch::set_num_threads(static_cast<int>(state.range(0)));
   auto& f = fx();
   torch::manual_seed(0);
   model::LightTextLinking net(model::preset_config(size, 50265));
   net->train();
   net->to(bench_device());
-  torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(5e-5).weight_decay(0));
+  const auto options = torch::optim::AdamWOptions(5e-5).weight_decay(0);
+  std::unique_ptr<torch::optim::AdamW> opt = libtorch_adamw ? std::make_unique<torch::optim::AdamW>(net->parameters(), options)
+                                                            : std::make_unique<train::FusedAdamW>(net->parameters(), options);
   const model::Batch b = on_device(f.batch(f.in.real_tokens, 2));
   const model::LossSwitches all{true, true};
+  double t_forward = 0, t_backward = 0, t_update = 0;
+  using clock = std::chrono::steady_clock;
+  auto since = [](clock::time_point t) { return std::chrono::duration<double>(clock::now() - t).count(); };
   for (auto _ : state) {
     if (forward_only) {
       torch::NoGradGuard no_grad;
@@ -155,12 +174,25 @@ void train_step(benchmark::State& state, const std::string& size, bool forward_o
       benchmark::DoNotOptimize((o.tiles[0].total_loss(all) + o.tiles[1].total_loss(all)).item<float>());
       continue;
     }
+    auto t = clock::now();
+    if (libtorch_adamw) opt->zero_grad();
+    else train::drop_gradients(*opt);
     const model::Outputs o = net->forward(b);
     torch::Tensor loss = o.tiles[0].total_loss(all) + o.tiles[1].total_loss(all);
-    opt.zero_grad();
+    sync();
+    t_forward += since(t), t = clock::now();
     loss.backward();
-    opt.step();
+    sync();
+    t_backward += since(t), t = clock::now();
+    opt->step();
     benchmark::DoNotOptimize(loss.item<float>());
+    t_update += since(t);
+  }
+  if (!forward_only) {
+    const double n = static_cast<double>(state.iterations());
+    state.counters["forward_s"] = t_forward / n;
+    state.counters["backward_s"] = t_backward / n;
+    state.counters["update_s"] = t_update / n;
   }
   state.counters["words"] = static_cast<double>(f.in.words.size());
   state.counters["tokens"] = f.in.real_tokens;
@@ -169,8 +201,10 @@ void train_step(benchmark::State& state, const std::string& size, bool forward_o
 void BM_TrainStepBase(benchmark::State& s) { train_step(s, "base"); }
 void BM_TrainStepSmall(benchmark::State& s) { train_step(s, "small"); }
 void BM_TrainForwardBase(benchmark::State& s) { train_step(s, "base", true); }
+void BM_TrainStepBaseLibTorchAdamW(benchmark::State& s) { train_step(s, "base", false, true); }
 BENCHMARK(BM_TrainForwardBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_TrainStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_TrainStepBaseLibTorchAdamW)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(BM_TrainStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 
 // One polygon-pretraining step (`light pretrain-poly`): 4 tiles of up to 100 polygons (the
@@ -183,7 +217,7 @@ void pretrain_poly_step(benchmark::State& state, const std::string& size) {
   model::init_poly_pretrain(*net);
   net->train();
   net->to(bench_device());
-  torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.01));
+  train::FusedAdamW opt(net->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.01));
   std::vector<data::PolySample> samples;
   for (uint64_t k = 0; k < 4; ++k) {
     std::mt19937_64 rng(k);
@@ -192,7 +226,7 @@ void pretrain_poly_step(benchmark::State& state, const std::string& size) {
   const std::vector<const data::PolySample*> batch{&samples[0], &samples[1], &samples[2], &samples[3]};
   for (auto _ : state) {
     const model::PolyLosses L = net->losses(batch, {}, bench_device());
-    opt.zero_grad();
+    train::drop_gradients(opt);
     L.total.backward();
     opt.step();
     benchmark::DoNotOptimize(L.total.item<float>());
@@ -207,7 +241,7 @@ BENCHMARK(BM_PretrainPolyStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseR
 
 // One LIGHT-pretraining step (`light pretrain`): 2 tiles (the reference's batch) of the 180-word tile
 // at up to 512 tokens, MLM over the 50265-token vocabulary, MIM over 8192 codes (BEiT's; random codes
-// here), WPA, backward, AdamW.
+// here), WPA, backward, AdamW. The second tile's polygons are moved by 0.01 px (encoded as distinct ones).
 void pretrain_step(benchmark::State& state, const std::string& size) {
   torch::set_num_threads(static_cast<int>(state.range(0)));
   auto& f = fx();
@@ -216,17 +250,21 @@ void pretrain_step(benchmark::State& state, const std::string& size) {
   model::LightPretrain net(model::preset_config(size, 50265), codes);
   net->train();
   net->to(bench_device());
-  torch::optim::AdamW opt(net->parameters(), torch::optim::AdamWOptions(5e-5).weight_decay(0.01));
+  train::FusedAdamW opt(net->parameters(), torch::optim::AdamWOptions(5e-5).weight_decay(0.01));
   std::vector<data::LightPretrainSample> samples;
+  // The second tile's polygons moved by 0.01 px, so that both tiles' polygons are encoded.
+  data::PolyTile moved = f.polys;
+  for (auto& poly : moved.polygons)
+    for (auto& v : poly) v.x += 0.01;
   for (uint64_t k = 0; k < 2; ++k) {
     std::mt19937_64 rng(k);
-    samples.push_back(data::make_light_pretrain_sample(f.polys, f.pixels, f.tokenize, {}, nullptr, {}, rng));
+    samples.push_back(data::make_light_pretrain_sample(k == 0 ? f.polys : moved, f.pixels, f.tokenize, {}, nullptr, {}, rng));
     for (size_t q = 0; q < samples.back().patch_masked.size(); ++q) samples.back().mim_labels.push_back(static_cast<int64_t>(rng() % codes));
   }
   const model::PretrainBatch b = model::make_pretrain_batch({&samples[0], &samples[1]}, {}, bench_device());
   for (auto _ : state) {
     const model::PretrainLosses L = net->losses(b);
-    opt.zero_grad();
+    train::drop_gradients(opt);
     L.total.backward();
     opt.step();
     benchmark::DoNotOptimize(L.total.item<float>());

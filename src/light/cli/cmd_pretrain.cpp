@@ -27,6 +27,8 @@ void add_pretrain_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "small | base | tiny | a config.json")->capture_default_str();
   cmd->add_option("--init", o->init, "none | a Hugging Face layoutlmv3 folder | a LIGHT model or pretrain run")->capture_default_str();
   cmd->add_option("--init-poly", o->init_poly, "none | a pretrain-poly run or checkpoint (the polygon encoder)")->capture_default_str();
+  cmd->add_option("--layout-init", o->layout_init, "2-D layout tables' start: auto (sinusoid when the transformer starts random) | sinusoid | random")
+      ->capture_default_str();
   cmd->add_option("--image-tokenizer", o->image_tokenizer,
                   "A Hugging Face BEiT folder (microsoft/beit-base-patch16-224-pt22k), or a patch codebook .safetensors (default: train one on this run's tiles)");
   cmd->add_option("--codebook-size", o->codebook_size, "Codes of the trained image tokenizer")->capture_default_str();
@@ -48,7 +50,7 @@ void add_pretrain_command(CLI::App& app) {
   cmd->callback([o, quiet, resume, cmd] {
     o->progress = !*quiet;
     if (!resume->empty()) {
-      for (const char* name : {"--data", "--images", "--tokenizer", "--config", "--init", "--init-poly", "--image-tokenizer", "--codebook-size",
+      for (const char* name : {"--data", "--images", "--tokenizer", "--config", "--init", "--init-poly", "--layout-init", "--image-tokenizer", "--codebook-size",
                                "--codebook-tiles", "--max-steps", "--batch-size", "--max-length", "--lr", "--warmup-ratio", "--weight-decay",
                                "--log-every", "--checkpoint-every", "--seed"})
         if (cmd->count(name) > 0) throw CLI::ValidationError(std::string(name) + ": not with --resume (the run's options.json holds it)");

@@ -28,6 +28,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--batch-size", o->batch_size, "Tiles per step")->capture_default_str();
   cmd->add_option("--lr", o->lr, "AdamW learning rate")->capture_default_str();
   cmd->add_option("--relative-bias", o->relative_bias, "Relative-position bias tables: auto (trained from scratch only) | train | frozen (the reference)")->capture_default_str();
+  cmd->add_option("--layout-init", o->layout_init, "2-D layout tables' start: auto (sinusoid from scratch only) | sinusoid | random (the reference)")->capture_default_str();
   cmd->add_option("--warmup-steps", o->warmup_steps, "Linear learning-rate warm-up over this many steps")->capture_default_str();
   cmd->add_option("--weight-decay", o->weight_decay, "AdamW weight decay")->capture_default_str();
   cmd->add_option("--seed", o->seed, "Random seed")->capture_default_str();
@@ -44,7 +45,7 @@ void add_train_command(CLI::App& app) {
     o->progress = !*quiet;
     if (!resume->empty()) {
       for (const char* name : {"--train", "--train-images", "--val", "--val-images", "--tokenizer", "--init", "--config",
-                               "--modalities", "--batch-size", "--lr", "--seed", "--warmup-steps", "--relative-bias"})
+                               "--modalities", "--batch-size", "--lr", "--seed", "--warmup-steps", "--relative-bias", "--layout-init"})
         if (cmd->count(name) > 0)
           throw CLI::ValidationError(std::string(name) + ": not with --resume (the run's options.json holds it)");
       if (max_epochs->count() == 0) o->max_epochs = -1;

@@ -1,5 +1,6 @@
 #include "light/model/layoutlmv3.h"
 
+#include "light/model/dropout.h"
 #include "light/model/relative_position.h"
 
 namespace light::model {
@@ -39,7 +40,7 @@ torch::Tensor LayoutLMv3TextEmbeddingsImpl::forward(const torch::Tensor& ids, co
                                             w_position_embeddings(torch::clamp(x1 - x0, 0, 1023))},
                                            -1);
   const torch::Tensor out = LayerNorm(e + spatial);
-  return dropout > 0 && is_training() ? torch::dropout(out, dropout, true) : out;
+  return dropout > 0 && is_training() ? train_dropout(out, dropout) : out;
 }
 
 PatchEmbedImpl::PatchEmbedImpl(const LayoutLMv3Config& c) {

@@ -1,9 +1,11 @@
 #include "light/model/light.h"
 
+#include <cmath>
 #include <limits>
 #include <map>
 
 #include "light/data/inputs.h"
+#include "light/model/dropout.h"
 
 namespace light::model {
 
@@ -69,6 +71,20 @@ void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
   }
 }
 
+void init_layout_tables_sinusoid(LightModelImpl& m, double amplitude) {
+  torch::NoGradGuard no_grad;
+  auto& e = *m.embeddings;
+  for (torch::nn::Embedding* t : {&e.x_position_embeddings, &e.y_position_embeddings, &e.h_position_embeddings, &e.w_position_embeddings}) {
+    torch::Tensor w = (*t)->weight;
+    const int64_t rows = w.size(0), pairs = w.size(1) / 2;
+    const torch::Tensor r = torch::arange(rows, torch::kFloat64).unsqueeze(1);
+    const torch::Tensor k = torch::arange(pairs, torch::kFloat64).unsqueeze(0);
+    const torch::Tensor angle = r * torch::exp(k * (-2.0 * std::log(10000.0) / static_cast<double>(w.size(1))));
+    const torch::Tensor table = torch::stack({torch::sin(angle), torch::cos(angle)}, 2).reshape({rows, 2 * pairs}) * amplitude;
+    w.slice(1, 0, 2 * pairs).copy_(table.to(w.scalar_type()));
+  }
+}
+
 void init_module_like_hugging_face(torch::nn::Module& mod) {
   torch::NoGradGuard no_grad;
   if (auto* lin = mod.as<torch::nn::LinearImpl>()) {
@@ -116,7 +132,7 @@ torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, cons
     const torch::Tensor bbox = mod == Modalities::L ? torch::zeros_like(b.bbox) : b.bbox;
     out.text_embeddings = m.embeddings(b.input_ids, bbox);
     out.fused_embeddings = polygons ? m.poly_layer_norm(out.text_embeddings + out.poly_embeddings) : out.text_embeddings;
-    auto drop = [&](const torch::Tensor& t, double p) { return p > 0 && m.is_training() ? torch::dropout(t, p, true) : t; };
+    auto drop = [&](const torch::Tensor& t, double p) { return p > 0 && m.is_training() ? train_dropout(t, p) : t; };
     torch::Tensor seq = polygons ? drop(out.fused_embeddings, config.fusion_dropout) : out.fused_embeddings, boxes = bbox, keep = b.attention_mask.to(seq.dtype());
     const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(seq.device());
     torch::Tensor positions = torch::arange(T, long_opts);

@@ -48,6 +48,12 @@ void init_like_reference(LightModelImpl& light, int64_t pad_token_id);
 // weights N(0, 0.02) with zero biases, Embedding rows N(0, 0.02), LayerNorm 1 and 0; other modules
 // untouched (children are not visited).
 void init_module_like_hugging_face(torch::nn::Module& module);
+// The four 2-D layout tables of the text embeddings (x, y, height, width: row = coordinate on the
+// 0..1000 scale) set to sinusoids, as a transformer's position code: column pair (2k, 2k+1) of row r
+// holds amplitude * (sin, cos)(r / 10000^(2k/d)) (an odd last column stays as it is). For training
+// from random weights: a random table has no notion that coordinate 500 is next to 501, while under
+// sinusoids a bilinear form of two rows reads their offset from the first step.
+void init_layout_tables_sinusoid(LightModelImpl& light, double amplitude = 0.1);
 
 struct Batch {
   torch::Tensor input_ids, bbox, attention_mask, polygons, pixel_values;  // [B,T] [B,T,4] [B,T] [B,T,32] [B,3,s,s]

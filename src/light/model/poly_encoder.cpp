@@ -3,6 +3,8 @@
 #include <limits>
 #include <set>
 
+#include "light/model/dropout.h"
+
 
 namespace light::model {
 
@@ -84,7 +86,7 @@ torch::Tensor cls_only_layer(TransformerLayerImpl& layer, const torch::Tensor& x
   torch::Tensor scores = torch::matmul(r, x.transpose(1, 2)) / std::sqrt(static_cast<double>(d));  // [G, h, S]
   if (mask.defined()) scores = scores + mask.view({G, 1, S});
   torch::Tensor probs = torch::softmax(scores, -1);
-  if (layer.attention_dropout > 0 && layer.is_training()) probs = torch::dropout(probs, layer.attention_dropout, true);
+  if (layer.attention_dropout > 0 && layer.is_training()) probs = train_dropout(probs, layer.attention_dropout);
   const torch::Tensor u = torch::matmul(probs, x).transpose(0, 1);                              // [h, G, H]
   const torch::Tensor ctx = torch::bmm(u, sa->value->weight.view({h, d, H}).transpose(1, 2));   // [h, G, d]
   return layer.finish((ctx.transpose(0, 1).reshape({G, H}) + sa->value->bias).view({G, 1, H}), x0);
@@ -145,7 +147,7 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
       x = x + emb->token_type_embeddings->weight[0];
       x = x + emb->position_embeddings(positions);
       x = emb->LayerNorm(x);
-      if (config.hidden_dropout > 0 && is_training()) x = torch::dropout(x, config.hidden_dropout, true);
+      if (config.hidden_dropout > 0 && is_training()) x = train_dropout(x, config.hidden_dropout);
     }
     // Only the CLS output is used: the last layer computes the CLS query alone (same values).
     for (size_t i = next; i < L; ++i)
@@ -167,7 +169,7 @@ torch::Tensor poly_token_states(const torch::Tensor& cls_token, torch::nn::Linea
   auto& emb = encoder->embeddings;
   x = x + position_embedding(positions) + emb->token_type_embeddings->weight[0] + emb->position_embeddings(positions);
   x = emb->LayerNorm(x);
-  if (hidden_dropout > 0 && training) x = torch::dropout(x, hidden_dropout, true);
+  if (hidden_dropout > 0 && training) x = train_dropout(x, hidden_dropout);
   const torch::Tensor valid = torch::cat({torch::ones({P, 1}, key_valid.options().dtype(torch::kBool)), key_valid.to(torch::kBool)}, 1);
   const torch::Tensor mask = torch::zeros({P, 1, 1, C + 1}, x.options())
                                  .masked_fill(valid.logical_not().view({P, 1, 1, C + 1}), std::numeric_limits<float>::lowest());

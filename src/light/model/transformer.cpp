@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "light/model/dropout.h"
+
 namespace light::model {
 
 torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x) {
@@ -76,13 +78,13 @@ torch::Tensor TransformerLayerImpl::forward_projected(const torch::Tensor& query
     if (mask.defined()) scores = scores + mask;
     probs = torch::softmax(scores, -1);
   }
-  if (attention_dropout > 0 && is_training()) probs = torch::dropout(probs, attention_dropout, true);
+  if (attention_dropout > 0 && is_training()) probs = train_dropout(probs, attention_dropout);
   return finish(torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, Q, h * d}), xq);
 }
 
 torch::Tensor TransformerLayerImpl::finish(const torch::Tensor& context, const torch::Tensor& xq) {
   auto drop = [&](const torch::Tensor& t) {
-    return hidden_dropout > 0 && is_training() ? torch::dropout(t, hidden_dropout, true) : t;
+    return hidden_dropout > 0 && is_training() ? train_dropout(t, hidden_dropout) : t;
   };
   const torch::Tensor att = attention->output->LayerNorm(drop(linear(attention->output->dense, context)) + xq);
   const torch::Tensor inter = torch::gelu(linear(intermediate->dense, att));

@@ -20,6 +20,7 @@
 #include "light/model/light_pretrain.h"
 #include "light/model/runtime.h"
 #include "light/text/bpe.h"
+#include "light/train/adamw.h"
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/util/error.h"
@@ -56,7 +57,7 @@ void write_model_folder(model::LightPretrain& net, const std::string& dir, const
 std::string pretrain_options_to_json(const PretrainOptions& o) {
   const auto abs = absolute_path;
   nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"tokenizer", path_or_name(o.tokenizer)},
-                              {"config", path_or_name(o.config)}, {"init", path_or_name(o.init)}, {"init_poly", path_or_name(o.init_poly)},
+                              {"config", path_or_name(o.config)}, {"init", path_or_name(o.init)}, {"init_poly", path_or_name(o.init_poly)}, {"layout_init", o.layout_init},
                               {"image_tokenizer", abs(o.image_tokenizer)}, {"max_steps", o.max_steps}, {"batch_size", o.batch_size},
                               {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every}, {"max_length", o.max_length},
                               {"codebook_size", o.codebook_size}, {"codebook_tiles", o.codebook_tiles},
@@ -76,6 +77,7 @@ void read_pretrain_options(const std::string& run_dir, PretrainOptions& o) {
     o.checkpoint_every = j.at("checkpoint_every"), o.max_length = j.at("max_length"), o.codebook_size = j.at("codebook_size");
     o.codebook_tiles = j.at("codebook_tiles"), o.codebook_iterations = j.at("codebook_iterations"), o.lr = j.at("lr");
     o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
+    o.layout_init = j.value("layout_init", "random");  // runs from before the option started random
     check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
   } catch (const nlohmann::json::exception& e) {
     throw Error(path + ": " + e.what());
@@ -124,6 +126,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
                 std::to_string(config.layoutlmv3.vocab_size));
   // The relative-position tables train unless a transformer comes with --init (as fine-tuning's auto).
   config.layoutlmv3.train_relative_bias = init.kind == InitWeights::None || init.kind == InitWeights::Poly;
+  const bool sinusoid = sinusoid_layout(opt.layout_init, init, "--layout-init");
   const int S = config.layoutlmv3.input_size, patch = config.layoutlmv3.patch_size;
   so.grid = S / patch;
 
@@ -167,9 +170,10 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   model::LightPretrain net(config, codes);
   initialise(*net, *net->light, config, init);
   initialise(*net, *net->light, config, init_poly);
+  if (sinusoid) model::init_layout_tables_sinusoid(*net->light);
   dp.broadcast_parameters(*net);
   net->to(dev);
-  torch::optim::AdamW optimizer(net->parameters(),
+  FusedAdamW optimizer(net->parameters(),
                                 torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
   const std::string log_path = opt.out_dir + "/log.jsonl";
@@ -231,7 +235,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     const double f = warmup_decay(step, warmup, opt.max_steps);
     for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
     const model::PretrainLosses L = net->losses(batch, &global);
-    optimizer.zero_grad();
+    drop_gradients(optimizer);
     L.total.backward();
     dp.sum_gradients(*net);
     optimizer.step();

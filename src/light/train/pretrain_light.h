@@ -20,6 +20,7 @@ struct PretrainOptions {
   std::string init = "none";        // none | a Hugging Face layoutlmv3 folder | a LIGHT model / pretrain run
   std::string init_poly = "none";   // none | a pretrain-poly run or checkpoint (the polygon encoder)
   std::string image_tokenizer;      // a codebook .safetensors; empty: train one (RUN/image_tokenizer.safetensors)
+  std::string layout_init = "auto"; // auto | sinusoid | random: the 2-D layout tables' start (as `light train`)
   long max_steps = 10000;
   int batch_size = 2, threads = 0, log_every = 50, checkpoint_every = 500, max_length = 512;
   int codebook_size = 512, codebook_tiles = 100, codebook_iterations = 10;

@@ -15,6 +15,7 @@
 #include "light/model/config.h"
 #include "light/model/poly_pretrain.h"
 #include "light/model/runtime.h"
+#include "light/train/adamw.h"
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/util/error.h"
@@ -111,7 +112,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   initialise(net, opt.init);
   dp.broadcast_parameters(*net);
   net->to(dev);
-  torch::optim::AdamW optimizer(net->parameters(),
+  FusedAdamW optimizer(net->parameters(),
                                 torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
   fs::create_directories(opt.out_dir);
@@ -168,7 +169,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
     if (global[3] == 0) {
       ++empty_batches;  // no polygon in any of the step's tiles: nothing to learn from
     } else {
-      optimizer.zero_grad();
+      drop_gradients(optimizer);
       std::vector<double> parts(7, 0.0);
       if (!ptrs.empty()) {  // a rank whose tiles have no polygon still joins the gradient sum
         const model::PolyLosses L = net->losses(ptrs, weights, dev, &global);

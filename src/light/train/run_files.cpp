@@ -179,4 +179,11 @@ void initialise(torch::nn::Module& net, model::LightModelImpl& light, const mode
       if (!names.count(k)) throw Error(w.path + ": \"" + k + "\" has no place in this model's polygon encoder (--init)");
 }
 
+bool sinusoid_layout(const std::string& choice, const InitWeights& w, const std::string& option) {
+  if (choice == "sinusoid") return true;
+  if (choice == "random") return false;
+  if (choice == "auto") return w.kind == InitWeights::None || w.kind == InitWeights::Poly;
+  throw Error(option + ": expected auto, sinusoid or random, got \"" + choice + "\"");
+}
+
 }  // namespace light::train

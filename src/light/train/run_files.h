@@ -97,5 +97,10 @@ InitWeights read_init(const std::string& init);
 // Copies the weights into `net` by parameter name (a Hugging Face backbone into its LIGHT trunk
 // `light`); shapes must agree. A polygon trunk must place every tensor; other weights at least one.
 void initialise(torch::nn::Module& net, model::LightModelImpl& light, const model::ModelConfig& config, const InitWeights& w);
+// Whether the 2-D layout tables start as sinusoids (model::init_layout_tables_sinusoid): "sinusoid",
+// "random" (Hugging Face's N(0, 0.02), the reference's), or "auto" (sinusoid when the transformer
+// starts from random weights: no --init, or a polygon-encoder checkpoint alone). Throws for another
+// value, naming `option`.
+bool sinusoid_layout(const std::string& choice, const InitWeights& w, const std::string& option);
 
 }  // namespace light::train

@@ -23,6 +23,7 @@
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
 #include "light/model/runtime.h"
+#include "light/train/adamw.h"
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/text/bpe.h"
@@ -175,7 +176,8 @@ std::string options_to_json(const TrainOptions& o) {
       {"config", path_or_name(o.config)}, {"modalities", o.modalities}, {"bidirection", o.bidirection},
       {"focal", o.focal}, {"max_epochs", o.max_epochs}, {"batch_size", o.batch_size}, {"max_length", o.max_length},
       {"lr_patience", o.lr_patience}, {"stop_patience", o.stop_patience}, {"lr", o.lr},
-      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"warmup_steps", o.warmup_steps}, {"relative_bias", o.relative_bias}, {"seed", o.seed},
+      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"warmup_steps", o.warmup_steps}, {"relative_bias", o.relative_bias},
+      {"layout_init", o.layout_init}, {"seed", o.seed},
       {"world_size", o.distributed.world_size}};
   return j.dump(1) + "\n";
 }
@@ -194,6 +196,7 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
     o.weight_decay = j.at("weight_decay"), o.min_lr = j.at("min_lr"), o.seed = j.at("seed");
     o.warmup_steps = j.value("warmup_steps", 0);
     o.relative_bias = j.value("relative_bias", "frozen");
+    o.layout_init = j.value("layout_init", "random");  // runs from before the option started random
     if (o.max_epochs <= 0) o.max_epochs = j.at("max_epochs");
     check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
   } catch (const nlohmann::json::exception& e) {
@@ -238,8 +241,10 @@ TrainSummary train(const TrainOptions& opt) {
   if (tok.max_id() >= config.layoutlmv3.vocab_size)
     throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
                 std::to_string(config.layoutlmv3.vocab_size));
+  const bool sinusoid = sinusoid_layout(opt.layout_init, init, "--layout-init");
   LightTextLinking net(config);
   initialise(*net, *net->light, net->config, init);
+  if (sinusoid) model::init_layout_tables_sinusoid(*net->light);
   dp.broadcast_parameters(*net);
   net->to(dev);
   data::SpecialIds special;
@@ -248,7 +253,7 @@ TrainSummary train(const TrainOptions& opt) {
 
   const int image_size = config.layoutlmv3.input_size;
 
-  torch::optim::AdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
+  FusedAdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
   fs::create_directories(opt.out_dir);
   const std::string log_path = opt.out_dir + "/log.jsonl";
   std::string log_text;
@@ -290,7 +295,7 @@ TrainSummary train(const TrainOptions& opt) {
       std::vector<const Example*> ex;
       const size_t first = st * B * W + R * B;
       for (size_t k = first; k < std::min(order.size(), first + B); ++k) ex.push_back(&train_ex[order[k]]);
-      optimizer.zero_grad();
+      drop_gradients(optimizer);
       torch::Tensor loss;
       double step_loss = 0;
       if (!ex.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum

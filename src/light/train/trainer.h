@@ -25,6 +25,9 @@ struct TrainOptions {
   // the transformer starts from random weights: --init none or a polygon-pretraining checkpoint;
   // frozen when --init brings a transformer).
   std::string relative_bias = "auto";
+  // The 2-D layout tables' start: "auto" (sinusoids when the transformer starts from random
+  // weights, as relative_bias), "sinusoid" or "random" (N(0, 0.02), the reference's).
+  std::string layout_init = "auto";
   double lr = 5e-5, weight_decay = 0.0, min_lr = 1e-6;
   uint64_t seed = 1234;
   std::string device = "cpu";
