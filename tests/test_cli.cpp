@@ -148,6 +148,12 @@ TEST(Cli, TrainNamesWhatIsMissing) {
   r = run_light("train --resume " + q(dir + "/nothing"));
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("no options.json"), std::string::npos) << r.err;
+  r = run_light("train --val x.json --val-images x --out " + q(dir + "/run") + " --tokenizer bytes --layout-init cosine");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--layout-init"), std::string::npos) << r.err;
+  r = run_light("train --resume " + q(dir) + " --layout-init random");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--layout-init: not with --resume"), std::string::npos) << r.err;
   r = run_light("train --resume " + q(dir) + " --lr 1e-3");  // the run's options are fixed
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--lr: not with --resume"), std::string::npos) << r.err;
@@ -189,6 +195,10 @@ TEST(Cli, PretrainNamesWhatIsWrongAndLeavesNoHalfMadeRun) {
   r = run_light("pretrain" + data + " --image-tokenizer " + q(dir));  // a folder, but not BEiT
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("not a BEiT one"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/run"));
+  r = run_light("pretrain" + data + " --layout-init cosine");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--layout-init"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/run"));
   r = run_light("pretrain" + data + " --world-size 2");
   EXPECT_NE(r.exit_code, 0);

@@ -28,6 +28,7 @@ void add_pretrain_command(CLI::App& app) {
   cmd->add_option("--init", o->init, "none | a Hugging Face layoutlmv3 folder | a LIGHT model or pretrain run")->capture_default_str();
   cmd->add_option("--init-poly", o->init_poly, "none | a pretrain-poly run or checkpoint (the polygon encoder)")->capture_default_str();
   cmd->add_option("--layout-init", o->layout_init, "2-D layout tables' start: auto (sinusoid when the transformer starts random) | sinusoid | random")
+      ->check(CLI::IsMember({"auto", "sinusoid", "random"}))
       ->capture_default_str();
   cmd->add_option("--image-tokenizer", o->image_tokenizer,
                   "A Hugging Face BEiT folder (microsoft/beit-base-patch16-224-pt22k), or a patch codebook .safetensors (default: train one on this run's tiles)");

@@ -28,7 +28,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--batch-size", o->batch_size, "Tiles per step")->capture_default_str();
   cmd->add_option("--lr", o->lr, "AdamW learning rate")->capture_default_str();
   cmd->add_option("--relative-bias", o->relative_bias, "Relative-position bias tables: auto (trained from scratch only) | train | frozen (the reference)")->capture_default_str();
-  cmd->add_option("--layout-init", o->layout_init, "2-D layout tables' start: auto (sinusoid from scratch only) | sinusoid | random (the reference)")->capture_default_str();
+  cmd->add_option("--layout-init", o->layout_init, "2-D layout tables' start: auto (sinusoid from scratch only) | sinusoid | random (the reference)")
+      ->check(CLI::IsMember({"auto", "sinusoid", "random"}))
+      ->capture_default_str();
   cmd->add_option("--warmup-steps", o->warmup_steps, "Linear learning-rate warm-up over this many steps")->capture_default_str();
   cmd->add_option("--weight-decay", o->weight_decay, "AdamW weight decay")->capture_default_str();
   cmd->add_option("--seed", o->seed, "Random seed")->capture_default_str();
