@@ -174,7 +174,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   dp.broadcast_parameters(*net);
   net->to(dev);
   FusedAdamW optimizer(net->parameters(),
-                                torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
+                       torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
   const std::string log_path = opt.out_dir + "/log.jsonl";
   std::string log_text;

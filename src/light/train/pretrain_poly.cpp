@@ -113,7 +113,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   dp.broadcast_parameters(*net);
   net->to(dev);
   FusedAdamW optimizer(net->parameters(),
-                                torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
+                       torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
   fs::create_directories(opt.out_dir);
   const std::string log_path = opt.out_dir + "/log.jsonl";
