@@ -134,6 +134,13 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   r = run_light("synth --out " + q(dir + "/x") + " --gazetteer " + q(dir + "/none.txt"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("none.txt: cannot read the gazetteer"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --layouts curved=2,wavy=1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--layouts: unknown item \"wavy=1\""), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --clusters 1.5");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--clusters: expected a chance in [0, 1]"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x"));
   r = run_light("draw --words " + q(kGt) + " --images " + q(dir) + " --out " + q(dir + "/d2"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("image \"sample/D0042-1070015_h1_w0.png\": not found"), std::string::npos) << r.err;

@@ -7,6 +7,7 @@
 #include "light/data/synth/synth.h"
 #include "light/data/synth/text_render.h"
 #include "light/eval/evaluator.h"
+#include "light/geometry/polygon.h"
 #include "light/util/error.h"
 #include "test_util.h"
 
@@ -195,4 +196,66 @@ TEST(Synth, GazetteerAndNames) {
     }
   EXPECT_THROW(Gazetteer("/nonexistent/cities.txt"), light::Error);
   EXPECT_THROW(parse_style("sepia"), light::Error);
+}
+
+TEST(Synth, ParseLayouts) {
+  const LayoutMix d = parse_layouts("default");
+  EXPECT_EQ(d.along, 18);
+  EXPECT_EQ(d.numbers, 13);
+  EXPECT_EQ(d.clusters, 0.35);
+  const LayoutMix c = parse_layouts("curvy");
+  EXPECT_GT(c.curved + c.along + c.rotated, 0.8 * (c.along + c.straight + c.rotated + c.curved + c.stacked + c.spread + c.numbers));
+  const LayoutMix l = parse_layouts("curved=3,rotated=0.5");
+  EXPECT_EQ(l.curved, 3);
+  EXPECT_EQ(l.rotated, 0.5);
+  EXPECT_EQ(l.straight, 0);  // left out: 0
+  EXPECT_EQ(l.along, 0);
+  EXPECT_EQ(l.clusters, 0.35);  // not a layout weight
+  for (const char* bad : {"", "wavy", "curved", "curved=", "curved=x", "curved=1x", "curved=-1", "curved=0",
+                          "curved=1,,", "curved=inf", "curved=nan"})
+    EXPECT_THROW(parse_layouts(bad), light::Error) << bad;
+  try {
+    parse_layouts("curved=1,wavy=2");
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--layouts: unknown item \"wavy=2\""), std::string::npos) << e.what();
+  }
+}
+
+// Weights in proportion to the defaults draw the very same tiles (tiles made before --layouts existed
+// stay the same), and a mix of one layout gives only that layout.
+TEST(Synth, LayoutMixSelectsTheLayouts) {
+  SynthOptions doubled = small(7);
+  doubled.layouts = parse_layouts("along=36,straight=64,rotated=24,curved=24,stacked=16,spread=10,numbers=26");
+  maptext::Dataset a, b;
+  for (uint64_t k = 0; k < 2; ++k) {
+    a.push_back(generate_tile(names(), small(7), k, "t", nullptr));
+    b.push_back(generate_tile(names(), doubled, k, "t", nullptr));
+  }
+  EXPECT_EQ(maptext::to_json_text(a), maptext::to_json_text(b));
+
+  // Share of a mix's words whose polygon fills less than 90% of its box (turned or bent words).
+  auto slanted_share = [](const std::string& spec, size_t* words) {
+    SynthOptions o = small(5);
+    o.layouts = parse_layouts(spec);
+    o.layouts.clusters = 0;
+    size_t n = 0, slanted = 0;
+    for (uint64_t k = 0; k < 3; ++k)
+      for (const auto& g : generate_tile(names(), o, k, "t", nullptr).groups)
+        for (const auto& w : g) {
+          const auto box = geometry::bbox(w.vertices);
+          ++n;
+          slanted += geometry::area(w.vertices) < 0.9 * box.width() * box.height();
+        }
+    *words = n;
+    return static_cast<double>(slanted) / std::max<size_t>(n, 1);
+  };
+  size_t n_straight = 0, n_rotated = 0, n_default = 0;
+  EXPECT_EQ(slanted_share("straight=1", &n_straight), 0.0);
+  EXPECT_GT(slanted_share("rotated=1", &n_rotated), 0.7);  // 15% of rotated phrases are vertical
+  const double mixed = slanted_share("default", &n_default);
+  EXPECT_GT(mixed, 0.1);
+  EXPECT_LT(mixed, 0.6);
+  EXPECT_GT(n_straight, 40u);
+  EXPECT_GT(n_rotated, 40u);
 }

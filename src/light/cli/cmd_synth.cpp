@@ -11,10 +11,10 @@ namespace light::cli {
 
 namespace {
 struct SynthArgs {
-  std::string out, size = "2000", style = "mixed", gazetteer = synth::Gazetteer::default_path();
+  std::string out, size = "2000", style = "mixed", layouts = "default", gazetteer = synth::Gazetteer::default_path();
   int count = 1, threads = 0;
   uint64_t seed = 0;
-  double density = 1.0;
+  double density = 1.0, clusters = 0.35;
   bool quiet = false;
 };
 
@@ -36,6 +36,9 @@ void run_synth(const SynthArgs& a) {
   synth::SynthOptions opt;
   parse_size(a.size, opt.width, opt.height);
   opt.style = synth::parse_style(a.style);
+  opt.layouts = synth::parse_layouts(a.layouts);
+  if (!(a.clusters >= 0 && a.clusters <= 1)) throw Error("--clusters: expected a chance in [0, 1]");
+  opt.layouts.clusters = a.clusters;
   if (!(a.density > 0 && a.density <= 20)) throw Error("--density: expected a number in (0, 20]");
   opt.density = a.density;
   opt.seed = a.seed;
@@ -58,6 +61,11 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--size", args->size, "Tile size W or WxH in pixels")->capture_default_str();
   cmd->add_option("--density", args->density, "Label density (1.0: ~60 phrases per 2000x2000 tile)")->capture_default_str();
   cmd->add_option("--style", args->style, "clean | aged | mixed")->capture_default_str();
+  cmd->add_option("--layouts", args->layouts,
+                  "Phrase layouts: default | curvy | weights such as curved=3,rotated=1 (along, straight, rotated, "
+                  "curved, stacked, spread, numbers)")
+      ->capture_default_str();
+  cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_option("--gazetteer", args->gazetteer, "GeoNames cities file for settlement names")->capture_default_str();
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line");

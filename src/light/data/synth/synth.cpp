@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -27,6 +28,48 @@ Style parse_style(const std::string& name) {
   if (name == "aged") return Style::Aged;
   if (name == "mixed") return Style::Mixed;
   throw Error("--style: expected clean, aged or mixed, got \"" + name + "\"");
+}
+
+LayoutMix parse_layouts(const std::string& spec) {
+  if (spec == "default") return {};
+  if (spec == "curvy") {
+    LayoutMix m;
+    m.along = 30, m.straight = 8, m.rotated = 22, m.curved = 32, m.stacked = 3, m.spread = 2, m.numbers = 3;
+    return m;
+  }
+  LayoutMix m;
+  double* const fields[] = {&m.along, &m.straight, &m.rotated, &m.curved, &m.stacked, &m.spread, &m.numbers};
+  const char* const names[] = {"along", "straight", "rotated", "curved", "stacked", "spread", "numbers"};
+  for (double* f : fields) *f = 0;
+  const std::string expected = "expected default, curvy or a list such as \"curved=3,rotated=1\" (layouts: along, "
+                               "straight, rotated, curved, stacked, spread, numbers)";
+  if (spec.empty()) throw Error("--layouts: " + expected);
+  double sum = 0;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = spec.find(',', start);
+    if (end == std::string::npos) end = spec.size();
+    const std::string item = spec.substr(start, end - start);
+    const size_t eq = item.find('=');
+    int k = -1;
+    for (int i = 0; i < 7 && eq != std::string::npos; ++i)
+      if (item.compare(0, eq, names[i]) == 0 && eq == std::strlen(names[i])) k = i;
+    if (k < 0) throw Error("--layouts: unknown item \"" + item + "\"; " + expected);
+    double w = -1;
+    try {
+      size_t used = 0;
+      w = std::stod(item.substr(eq + 1), &used);
+      if (used != item.size() - eq - 1) w = -1;
+    } catch (const std::exception&) {
+      w = -1;
+    }
+    if (!(w >= 0 && std::isfinite(w))) throw Error("--layouts: \"" + item + "\": the weight must be a number >= 0");
+    *fields[k] = w;
+    sum += w;
+    start = end + 1;
+  }
+  if (!(sum > 0)) throw Error("--layouts: \"" + spec + "\": at least one weight must be above 0");
+  return m;
 }
 
 namespace {
@@ -523,32 +566,54 @@ struct Builder {
   void lettering() {
     const double area = static_cast<double>(W) * H / 4.0e6;
     const int phrases = std::max(1, static_cast<int>(std::lround(60 * opt.density * area)));
-    if (r.chance(0.35)) cluster();
+    const LayoutMix& m = opt.layouts;
+    // Cumulative shares: exact sums of the weights, each divided once, so that weights in proportion
+    // to the defaults draw the same tiles.
+    const double w[7] = {m.along, m.straight, m.rotated, m.curved, m.stacked, m.spread, m.numbers};
+    double cum[7], sum = 0;
+    for (int i = 0; i < 7; ++i) sum += w[i], cum[i] = sum;
+    for (double& c : cum) c /= sum;
+    if (r.chance(m.clusters)) cluster();
     for (int k = 0; k < phrases; ++k) {
       const double u = r.uni(0, 1);
-      if (u < 0.18 && !features.empty()) {
-        const Feature& feat = r.pick(features);
-        const NameKind kind = feat.kind == Feature::River ? (r.chance(0.5) ? NameKind::River : NameKind::Creek)
-                              : feat.kind == Feature::Road ? NameKind::Street
-                                                           : NameKind::Railroad;
-        along_feature(names.make(kind, r.g), feat);
-      } else if (u < 0.50) {
-        const NameKind kinds[] = {NameKind::Settlement, NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
-        straight(names.make(kinds[r.integer(0, 4)], r.g), 0.0, false);
-      } else if (u < 0.62) {
-        const NameKind kinds[] = {NameKind::Settlement, NameKind::Creek, NameKind::Lake, NameKind::Mountain, NameKind::River};
-        const double a = r.chance(0.15) ? (r.chance(0.5) ? -kPi / 2 : kPi / 2) : r.uni(-1.2, 1.2);
-        straight(names.make(kinds[r.integer(0, 4)], r.g), a, false);
-      } else if (u < 0.74) {
-        const NameKind kinds[] = {NameKind::River, NameKind::Creek, NameKind::Lake, NameKind::Mountain};
-        curved(names.make(kinds[r.integer(0, 3)], r.g));
-      } else if (u < 0.82) {
-        const NameKind kinds[] = {NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
-        stacked(names.make(kinds[r.integer(0, 3)], r.g));
-      } else if (u < 0.87) {
-        straight(names.make(r.chance(0.5) ? NameKind::State : NameKind::County, r.g), r.chance(0.7) ? 0.0 : r.uni(-0.3, 0.3), true);
-      } else {
-        straight(names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g), r.chance(0.8) ? 0.0 : r.uni(-1.0, 1.0), false);
+      int layout = 6;
+      while (layout > 0 && u < cum[layout - 1]) --layout;
+      if (layout == 0 && features.empty()) layout = 1;  // no linework to follow: horizontal
+      switch (layout) {
+        case 0: {
+          const Feature& feat = r.pick(features);
+          const NameKind kind = feat.kind == Feature::River ? (r.chance(0.5) ? NameKind::River : NameKind::Creek)
+                                : feat.kind == Feature::Road ? NameKind::Street
+                                                             : NameKind::Railroad;
+          along_feature(names.make(kind, r.g), feat);
+          break;
+        }
+        case 1: {
+          const NameKind kinds[] = {NameKind::Settlement, NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
+          straight(names.make(kinds[r.integer(0, 4)], r.g), 0.0, false);
+          break;
+        }
+        case 2: {
+          const NameKind kinds[] = {NameKind::Settlement, NameKind::Creek, NameKind::Lake, NameKind::Mountain, NameKind::River};
+          const double a = r.chance(0.15) ? (r.chance(0.5) ? -kPi / 2 : kPi / 2) : r.uni(-1.2, 1.2);
+          straight(names.make(kinds[r.integer(0, 4)], r.g), a, false);
+          break;
+        }
+        case 3: {
+          const NameKind kinds[] = {NameKind::River, NameKind::Creek, NameKind::Lake, NameKind::Mountain};
+          curved(names.make(kinds[r.integer(0, 3)], r.g));
+          break;
+        }
+        case 4: {
+          const NameKind kinds[] = {NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
+          stacked(names.make(kinds[r.integer(0, 3)], r.g));
+          break;
+        }
+        case 5:
+          straight(names.make(r.chance(0.5) ? NameKind::State : NameKind::County, r.g), r.chance(0.7) ? 0.0 : r.uni(-0.3, 0.3), true);
+          break;
+        default:
+          straight(names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g), r.chance(0.8) ? 0.0 : r.uni(-1.0, 1.0), false);
       }
     }
   }

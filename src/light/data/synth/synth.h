@@ -19,10 +19,28 @@ enum class Style {
 };
 Style parse_style(const std::string& name);
 
+// How often each phrase layout is drawn: relative weights (any non-negative numbers, not all zero).
+// The defaults are the mix of the README; `curvy` puts most lettering along features, curves and
+// slants, where a word's polygon says much more than its box.
+struct LayoutMix {
+  double along = 18;     // along a river, road or rail line (words far apart, labels in the gaps)
+  double straight = 32;  // horizontal
+  double rotated = 12;   // turned by up to 69 degrees, or vertical
+  double curved = 12;    // along a smooth curve of its own
+  double stacked = 8;    // broken over two or three lines
+  double spread = 5;     // spaced capitals across a region
+  double numbers = 13;   // lone numbers and letters (distractors)
+  double clusters = 0.35;  // chance that a tile also has a dense cluster of small labels (not a weight)
+};
+// "default", "curvy", or a list "curved=3,rotated=1,..." of weights (layouts left out get 0; the
+// cluster chance keeps its default). Throws light::Error naming --layouts and the bad item.
+LayoutMix parse_layouts(const std::string& spec);
+
 struct SynthOptions {
   int width = 2000, height = 2000;
   double density = 1.0;  // multiplies the number of labels (1.0: about 60 phrases on 2000 x 2000)
   Style style = Style::Mixed;
+  LayoutMix layouts;
   uint64_t seed = 0;
 };
 
