@@ -4,7 +4,8 @@
 #
 #   bash scripts/proof-of-learning.sh [OUT]        (default OUT: build/proof)
 #
-# Settings (environment): TRAIN=300 VAL=50 TEST=100 tiles of SIZE=1000 px at DENSITY=2,
+# Settings (environment): TRAIN=300 VAL=50 TEST=100 tiles of SIZE=1000 px at DENSITY=2 with the
+# synth's LAYOUTS=default mix (curvy: mostly curved, rotated and along-feature lettering),
 # CONFIG=small, EPOCHS=15, LR=3e-4, VARIANTS="LIG LI L G", LOSS_ABLATION=0 (1: also the paper's loss
 # ablation on LIG: plain CE, +focal, +bidirectional), PRETRAIN=1 (0: skip the polygon-encoder
 # pretraining on UNLABELLED=700 further tiles for POLY_STEPS=1500 steps, and LIG fine-tuned from it;
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-build/proof}
 LIGHT=${LIGHT:-build/light}
-TRAIN=${TRAIN:-300} VAL=${VAL:-50} TEST=${TEST:-100} SIZE=${SIZE:-1000} DENSITY=${DENSITY:-2}
+TRAIN=${TRAIN:-300} VAL=${VAL:-50} TEST=${TEST:-100} SIZE=${SIZE:-1000} DENSITY=${DENSITY:-2} LAYOUTS=${LAYOUTS:-default}
 CONFIG=${CONFIG:-small} EPOCHS=${EPOCHS:-15} LR=${LR:-3e-4} THREADS=${THREADS:-0}
 VARIANTS=${VARIANTS:-"LIG LI L G"} LOSS_ABLATION=${LOSS_ABLATION:-0}
 PRETRAIN=${PRETRAIN:-1} UNLABELLED=${UNLABELLED:-700} POLY_STEPS=${POLY_STEPS:-1500} LIGHT_STEPS=${LIGHT_STEPS:-1500}
@@ -26,7 +27,7 @@ seed=1
 for split in train val test; do
   count=$(eval echo "\$${split^^}")
   [ -f "$OUT/$split/annotations.json" ] || "$LIGHT" synth --out "$OUT/$split" --count "$count" --seed "$seed" \
-    --size "$SIZE" --density "$DENSITY" --threads "$THREADS"
+    --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS"
   seed=$((seed + 1))
 done
 
@@ -70,7 +71,7 @@ done
 if [ "$PRETRAIN" = 1 ]; then
   # Unlabelled tiles (their polygons only) -> polygon-encoder pretraining -> LIG fine-tuned from it.
   [ -f "$OUT/unlabelled/annotations.json" ] || "$LIGHT" synth --out "$OUT/unlabelled" --count "$UNLABELLED" \
-    --seed 4 --size "$SIZE" --density "$DENSITY" --threads "$THREADS"
+    --seed 4 --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS"
   poly="$OUT/runs/poly"
   if [ -f "$poly/final/model.safetensors" ]; then :
   elif [ -f "$poly/last/state.json" ]; then
