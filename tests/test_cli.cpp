@@ -228,3 +228,39 @@ TEST(Cli, InfoTellsTheComputeSetup) {
   EXPECT_NE(r.out.find("data-parallel: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("cuda: "), std::string::npos) << r.out;
 }
+
+TEST(Cli, CurvesComparesRuns) {
+  const std::string dir = light::test::temp_dir();
+  std::filesystem::create_directories(dir + "/a");
+  std::filesystem::create_directories(dir + "/b");
+  light::test::write_text(dir + "/a/log.jsonl",
+                          "{\"epoch\":1,\"train_loss\":9.5,\"val_loss\":5.0,\"edges_fscore\":0.10}\n"
+                          "{\"epoch\":2,\"train_loss\":7.0,\"val_loss\":3.0,\"edges_fscore\":0.45}\n"
+                          "{\"epoch\":3,\"train_loss\":6.0,\"val_loss\":3.1,\"edges_fscore\":0.40}\n");
+  light::test::write_text(dir + "/b/log.jsonl", "{\"epoch\":1,\"train_loss\":4.0,\"val_loss\":2.5,\"edges_fscore\":0.5}\n");
+  light::test::write_text(dir + "/p.jsonl", "{\"step\":25,\"loss\":7.5}\n{\"step\":50,\"loss\":2.25}\n");
+  RunResult r = run_light("curves " + q(dir + "/a") + " " + q(dir + "/b/") + " -o " + q(dir + "/cmp.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("a: 3 epochs, best validation edges F 0.450 (epoch 2), last 0.400, epoch 1 0.100"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("b: 1 epochs, best validation edges F 0.500 (epoch 1)"), std::string::npos) << r.out;
+  EXPECT_GT(std::filesystem::file_size(dir + "/cmp.png"), 1000u);
+  r = run_light("curves " + q(dir + "/p.jsonl") + " --names pre");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("pre: 50 steps, loss 7.5 -> 2.25"), std::string::npos) << r.out;
+  // Mixed kinds, a missing log, a broken line, a wrong count of names: errors naming the file.
+  r = run_light("curves " + q(dir + "/a") + " " + q(dir + "/p.jsonl") + " -o " + q(dir + "/mixed.png"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("p.jsonl: a pretraining log among fine-tuning logs"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/mixed.png"));
+  r = run_light("curves " + q(dir + "/none"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("none: not found"), std::string::npos) << r.err;
+  light::test::write_text(dir + "/b/log.jsonl", "{\"epoch\":1,\"train_loss\":4.0}\n{\"epoch\":2,\n");
+  r = run_light("curves " + q(dir + "/b"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("b/log.jsonl: line 2: not JSON"), std::string::npos) << r.err;
+  r = run_light("curves " + q(dir + "/a") + " --names x,y");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--names: 2 label(s) for 1 run(s)"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}

@@ -22,6 +22,7 @@ void add_forward_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_pretrain_poly_command(CLI::App& app);
 void add_pretrain_command(CLI::App& app);
+void add_curves_command(CLI::App& app);
 
 // --world-size, --rank, --store (data-parallel training; shared by train, pretrain-poly and pretrain).
 void add_distributed_options(CLI::App* cmd, train::DistributedOptions& options);

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   light::cli::add_train_command(app);
   light::cli::add_pretrain_poly_command(app);
   light::cli::add_pretrain_command(app);
+  light::cli::add_curves_command(app);
   light::cli::add_info_command(app);
   try {
     app.parse(argc, argv);

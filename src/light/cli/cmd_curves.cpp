@@ -1,0 +1,33 @@
+// `light curves`: compare runs' logs in one drawing (see README "light curves").
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "light/cli/commands.h"
+#include "light/image/run_curves.h"
+#include "light/util/error.h"
+
+namespace light::cli {
+
+void add_curves_command(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> runs, names;
+    std::string out;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("curves", "Compare training or pretraining runs: their curves in one PNG, a summary");
+  cmd->add_option("runs", a->runs, "Run folders (or their log.jsonl files)")->required();
+  cmd->add_option("-o,--out", a->out, "PNG to write (none: only the summary)");
+  cmd->add_option("--names", a->names, "Legend labels, one a run (default: the folder names)")->delimiter(',');
+  cmd->callback([a] {
+    if (!a->names.empty() && a->names.size() != a->runs.size())
+      throw Error("--names: " + std::to_string(a->names.size()) + " label(s) for " + std::to_string(a->runs.size()) + " run(s)");
+    std::vector<image::RunLog> logs;
+    for (size_t k = 0; k < a->runs.size(); ++k) logs.push_back(image::read_run_log(a->runs[k], a->names.empty() ? "" : a->names[k]));
+    if (!a->out.empty()) image::draw_runs(logs, a->out);
+    std::fputs(image::summarise_runs(logs).c_str(), stdout);
+    if (!a->out.empty()) std::fprintf(stderr, "curves: %zu run(s) -> %s\n", logs.size(), a->out.c_str());
+  });
+}
+
+}  // namespace light::cli
