@@ -1,11 +1,18 @@
 // Line charts drawn with Cairo, for people to look at: training curves (RUN/curves.png).
 #pragma once
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace light::image {
+
+// The k-th of ten distinct line colours (matplotlib's "tab10" order), cycling.
+inline uint32_t palette_colour(size_t k) {
+  constexpr uint32_t kTab10[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
+  return kTab10[k % 10];
+}
 
 struct Series {
   std::string name;

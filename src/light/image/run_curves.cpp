@@ -88,13 +88,12 @@ void draw_runs(const std::vector<RunLog>& runs, const std::string& path) {
     if (r.epochs != runs[0].epochs)
       throw Error(r.path + ": a " + (r.epochs ? "fine-tuning" : "pretraining") + " log among " +
                   (runs[0].epochs ? "fine-tuning" : "pretraining") + " logs: draw one kind at a time");
-  const uint32_t colours[] = {0x1f77b4, 0xd62728, 0x2ca02c, 0xff7f0e, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
   std::vector<Panel> panels;
   if (runs[0].epochs) {
     Panel f{"Validation edges F", "epoch", {}, -1, false, 0.0, 1.0}, l{"Validation loss", "epoch", {}, -1, true};
     for (size_t k = 0; k < runs.size(); ++k) {
-      f.series.push_back({runs[k].name, runs[k].x, runs[k].val_fscore, colours[k % 10]});
-      l.series.push_back({runs[k].name, runs[k].x, runs[k].val_loss, colours[k % 10]});
+      f.series.push_back({runs[k].name, runs[k].x, runs[k].val_fscore, palette_colour(k)});
+      l.series.push_back({runs[k].name, runs[k].x, runs[k].val_loss, palette_colour(k)});
     }
     panels = {f, l};
   } else {
@@ -102,7 +101,7 @@ void draw_runs(const std::vector<RunLog>& runs, const std::string& path) {
     for (size_t k = 0; k < runs.size(); ++k) {
       std::vector<double> y = runs[k].loss;
       for (double& v : y) v = v > 0 ? v : NAN;
-      p.series.push_back({runs[k].name, runs[k].x, y, colours[k % 10]});
+      p.series.push_back({runs[k].name, runs[k].x, y, palette_colour(k)});
     }
     panels = {p};
   }

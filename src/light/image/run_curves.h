@@ -21,8 +21,8 @@ struct RunLog {
 // field when one is broken or missing.
 RunLog read_run_log(const std::string& run, const std::string& name);
 
-// One line a run: for fine-tuning the epochs, the best validation edges F (and its epoch) and the
-// last; for pretraining the steps and the first and last total loss.
+// One line a run: for fine-tuning the epochs, the best validation edges F (and its epoch), the last
+// and the first epoch's; for pretraining the steps and the first and last total loss.
 std::string summarise_runs(const std::vector<RunLog>& runs);
 
 // A PNG at `path` (written atomically): validation edges F and validation loss against the epoch for

@@ -87,9 +87,8 @@ std::string first_lines(const std::string& text, long count) {
 
 void draw_loss_curves(const std::string& log_text, const std::vector<std::string>& names, const std::string& parts_title,
                       const std::string& path) {
-  const uint32_t colours[] = {0x000000, 0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22};
-  std::vector<image::Series> series;
-  for (size_t k = 0; k < names.size(); ++k) series.push_back({names[k], {}, {}, colours[k % 10]});
+  std::vector<image::Series> series;  // the total in black, the parts in the palette's colours
+  for (size_t k = 0; k < names.size(); ++k) series.push_back({names[k], {}, {}, k == 0 ? 0x000000u : image::palette_colour(k - 1)});
   std::istringstream in(log_text);
   std::string line;
   while (std::getline(in, line)) {

@@ -41,8 +41,9 @@ LayoutMix parse_layouts(const std::string& spec) {
   double* const fields[] = {&m.along, &m.straight, &m.rotated, &m.curved, &m.stacked, &m.spread, &m.numbers};
   const char* const names[] = {"along", "straight", "rotated", "curved", "stacked", "spread", "numbers"};
   for (double* f : fields) *f = 0;
-  const std::string expected = "expected default, curvy or a list such as \"curved=3,rotated=1\" (layouts: along, "
-                               "straight, rotated, curved, stacked, spread, numbers)";
+  std::string expected = "expected default, curvy or a list such as \"curved=3,rotated=1\" (layouts:";
+  for (const char* n : names) expected += std::string(n == names[0] ? " " : ", ") + n;
+  expected += ")";
   if (spec.empty()) throw Error("--layouts: " + expected);
   double sum = 0;
   size_t start = 0;
