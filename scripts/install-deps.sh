@@ -6,12 +6,14 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   build-essential cmake ninja-build ccache pkg-config git
+  # fuzzing (scripts/fuzz.sh): clang with libFuzzer and the sanitizers
+  clang libclang-rt-dev
   # LibTorch (CPU) and a fast BLAS/allocator for it
   libtorch-dev libopenblas0-openmp libtcmalloc-minimal4 libgoogle-perftools-dev
   # data-parallel training: the Gloo headers LibTorch's c10d needs
   libgloo-dev
   # geometry, images, JSON, command line
-  libgeos-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+  libgeos-dev libre2-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libcli11-dev libutf8proc-dev
   # synthetic maps: rendering, real fonts, a gazetteer of place names
   libcairo2-dev libpango1.0-dev libtimezonemap-data

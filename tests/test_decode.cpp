@@ -10,7 +10,7 @@
 using namespace light;
 
 namespace {
-std::string fixture(const std::string& rel) { return std::string(LIGHT_SHARED_DIR) + "/fixtures/parity/" + rel; }
+std::string fixture(const std::string& rel) { return std::string(LIGHT_FIXTURES_DIR) + "/" + rel; }
 std::vector<float> floats(const io::SafeTensorsFile& f, const std::string& k) {
   const auto& v = f.at(k);
   return std::vector<float>(v.as<float>(), v.as<float>() + v.numel());

@@ -1,4 +1,4 @@
-// Model inputs against the parity fixtures (../shared/fixtures/parity): safetensors IO, relative
+// Model inputs against the parity fixtures (tests/data/parity, a copy of shared/fixtures/parity): safetensors IO, relative
 // position buckets, PIL-exact image preprocessing.
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@ using namespace light;
 
 namespace {
 std::string fixture(const std::string& rel) {
-  const std::string p = std::string(LIGHT_SHARED_DIR) + "/fixtures/parity/" + rel;
-  if (!std::filesystem::exists(p)) ADD_FAILURE() << "missing fixture " << p << " (set -DLIGHT_SHARED_DIR)";
+  const std::string p = std::string(LIGHT_FIXTURES_DIR) + "/" + rel;
+  if (!std::filesystem::exists(p)) ADD_FAILURE() << "missing fixture " << p << " (set -DLIGHT_FIXTURES_DIR)";
   return p;
 }
 }  // namespace

@@ -165,7 +165,11 @@ TEST(LightPretrain, LossesByHandAndSplitAcrossRanksTheyAddUp) {
   EXPECT_NEAR(split, L.total.item<double>(), 1e-5);
   for (const auto& p : m->named_parameters()) {
     if (!whole.count(p.key())) continue;
-    EXPECT_TRUE(torch::allclose(p.value().grad(), whole[p.key()], 1e-4, 1e-6)) << p.key();
+    // float32 sums in another order: the rounding scales with the gradient's size (pos_embed's reach
+    // 6.6e4, where OpenBLAS's Prescott kernels differ by 2^-6), so the tolerance does too.
+    const double scale = whole[p.key()].abs().max().item<double>();
+    EXPECT_TRUE(torch::allclose(p.value().grad(), whole[p.key()], 1e-4, 1e-6 + 1e-6 * scale))
+        << p.key() << ": largest difference " << (p.value().grad() - whole[p.key()]).abs().max().item<double>() << " at scale " << scale;
   }
   std::filesystem::remove_all(dir);
 }

@@ -1,4 +1,4 @@
-// The LIGHT model against the parity fixtures (../shared/fixtures/parity/model), computed by the real
+// The LIGHT model against the parity fixtures (tests/data/parity/model, a copy of shared/fixtures/parity/model), computed by the real
 // Hugging Face and authors' code: tolerances of the fixtures' README.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -18,7 +18,7 @@ using namespace light;
 using namespace light::model;
 
 namespace {
-std::string fixture(const std::string& rel) { return std::string(LIGHT_SHARED_DIR) + "/fixtures/parity/" + rel; }
+std::string fixture(const std::string& rel) { return std::string(LIGHT_FIXTURES_DIR) + "/" + rel; }
 
 torch::Tensor tensor(const io::SafeTensorsFile& f, const std::string& name) {
   const auto& v = f.at(name);
@@ -603,7 +603,8 @@ TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   ModelLinkReport r;
   const auto linked = link_with_model(data, dir + "/run/best", dir + "/two", lo, &r);
   EXPECT_EQ(count_words(linked), count_words(data));
-  // A missing image is named.
+  // A missing image is named (in a new run folder: the finished run's own is refused).
+  o.out_dir = dir + "/run2";
   o.train_images = dir + "/nowhere";
   try {
     train::train(o);
@@ -611,6 +612,37 @@ TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   } catch (const light::Error& e) {
     EXPECT_NE(std::string(e.what()).find("not found"), std::string::npos) << e.what();
   }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Train, ANonFiniteLossStopsTheRunAndKeepsItsLastCheckpoint) {
+  const std::string dir = test::temp_dir();
+  synth::SynthOptions so;
+  so.width = so.height = 400;
+  so.seed = 3;
+  synth::synthesize(synth::Gazetteer(""), so, dir + "/two", 2, 1, false);
+  train::TrainOptions o;
+  o.train_json = o.val_json = dir + "/two/annotations.json";
+  o.train_images = o.val_images = dir + "/two";
+  o.out_dir = dir + "/run";
+  o.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
+  o.config = "tiny";
+  o.max_epochs = 3;
+  o.batch_size = 1;  // 2 steps an epoch
+  o.threads = 1;
+  o.nan_loss_at_step = 5;  // the first step of epoch 3
+  try {
+    train::train(o);
+    FAIL() << "a NaN loss was trained on";
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("train: the loss is nan at epoch 3, step 1; the run stops"), std::string::npos) << e.what();
+  }
+  const auto state = nlohmann::json::parse(read_file(dir + "/run/last/state.json"));
+  EXPECT_EQ(state["epoch"], 2);
+  // The run resumes from its last good epoch.
+  o.nan_loss_at_step = -1;
+  o.resume = true;
+  EXPECT_EQ(train::train(o).epochs, 3);
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,7 @@
 #include "light/baselines/linkers.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -65,9 +66,15 @@ std::vector<Edge> mst_edges(const std::vector<WordFeatures>& words, const CostWe
 }
 
 std::vector<Edge> distance_edges(const std::vector<WordFeatures>& words) {
-  const int n = static_cast<int>(words.size());
   std::vector<Edge> edges;
-  if (n < 2) return edges;
+  for_each_distance_edge(words, [&](const Edge& e) { edges.push_back(e); });
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
+  return edges;
+}
+
+void for_each_distance_edge(const std::vector<WordFeatures>& words, const std::function<void(const Edge&)>& visit) {
+  const int n = static_cast<int>(words.size());
+  if (n < 2) return;
   // Sweep over words sorted by centre x: a pair farther apart in x than the threshold plus both
   // reaches cannot be close enough.
   std::vector<int> order(n);
@@ -87,22 +94,74 @@ std::vector<Edge> distance_edges(const std::vector<WordFeatures>& words) {
       const int v = order[k];
       if (v <= u) continue;
       const double d = side_distance(fu, words[v]);
-      if (d <= threshold) edges.push_back({u, v, d});
+      if (d <= threshold) visit({u, v, d});
     }
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
-  return edges;
+}
+
+namespace {
+// The cut's order: true when x is cut after y (cheaper; at equal cost, higher word indices).
+bool cut_later(const Edge& x, const Edge& y) {
+  if (x.cost != y.cost) return x.cost < y.cost;
+  if (std::min(x.u, x.v) != std::min(y.u, y.v)) return std::min(x.u, x.v) > std::min(y.u, y.v);
+  return std::max(x.u, x.v) > std::max(y.u, y.v);
+}
+bool same_edge(const Edge& a, const Edge& b) {
+  return std::min(a.u, a.v) == std::min(b.u, b.v) && std::max(a.u, a.v) == std::max(b.u, b.v);
+}
+}  // namespace
+
+std::vector<Edge> distance_edges_cut_to_degree_two(const std::vector<WordFeatures>& words) {
+  const int n = static_cast<int>(words.size());
+  // Each word's link count and its two links cut last ("cheapest"), cheapest first.
+  std::vector<long> degree(n, 0);
+  std::vector<std::array<Edge, 2>> best(n);
+  std::vector<int> held(n, 0);
+  auto offer = [&](int w, const Edge& e) {
+    auto& b = best[w];
+    int& h = held[w];
+    if (h < 2) b[h++] = e;
+    else if (cut_later(e, b[1])) b[1] = e;
+    else return;
+    if (h == 2 && cut_later(b[1], b[0])) std::swap(b[0], b[1]);
+  };
+  for_each_distance_edge(words, [&](const Edge& e) {
+    ++degree[e.u], ++degree[e.v];
+    offer(e.u, e);
+    offer(e.v, e);
+  });
+  auto rank = [&](int w, const Edge& e) {  // how many of w's links are cheaper than e; -1: not among its two
+    for (int k = 0; k < held[w]; ++k)
+      if (same_edge(best[w][k], e)) return k;
+    return -1;
+  };
+  std::vector<Edge> candidates;  // among the two cheapest of both words
+  for (int w = 0; w < n; ++w)
+    for (int k = 0; k < held[w]; ++k) {
+      const Edge& e = best[w][k];
+      const int other = e.u == w ? e.v : e.u;
+      if (w < other && rank(other, e) >= 0) candidates.push_back(e);
+    }
+  // The cut, costliest first: at a link's turn, a word's links are the cheaper ones (all still
+  // there), the link itself and the costlier ones kept; more than two cut it.
+  std::sort(candidates.begin(), candidates.end(), [](const Edge& a, const Edge& b) { return cut_later(b, a); });
+  std::vector<int> kept_costlier(n, 0);
+  std::vector<Edge> kept;
+  for (const Edge& e : candidates) {
+    const bool in_heap = degree[e.u] > 2 || degree[e.v] > 2;
+    const bool cut = in_heap && (rank(e.u, e) + 1 + kept_costlier[e.u] > 2 || rank(e.v, e) + 1 + kept_costlier[e.v] > 2);
+    if (cut) continue;
+    ++kept_costlier[e.u], ++kept_costlier[e.v];
+    kept.push_back(e);
+  }
+  std::sort(kept.begin(), kept.end(), [](const Edge& a, const Edge& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
+  return kept;
 }
 
 void cut_to_degree_two(int n, std::vector<Edge>& edges) {
   std::vector<int> degree(n, 0);
   for (const Edge& e : edges) ++degree[e.u], ++degree[e.v];
-  auto worse = [&](int a, int b) {  // heap order: costliest first, then lower indices
-    const Edge &x = edges[a], &y = edges[b];
-    if (x.cost != y.cost) return x.cost < y.cost;
-    if (std::min(x.u, x.v) != std::min(y.u, y.v)) return std::min(x.u, x.v) > std::min(y.u, y.v);
-    return std::max(x.u, x.v) > std::max(y.u, y.v);
-  };
+  auto worse = [&](int a, int b) { return cut_later(edges[a], edges[b]); };  // heap order: costliest first
   std::priority_queue<int, std::vector<int>, decltype(worse)> heap(worse);
   for (int k = 0; k < static_cast<int>(edges.size()); ++k)
     if (degree[edges[k].u] > 2 || degree[edges[k].v] > 2) heap.push(k);
@@ -149,8 +208,13 @@ void cut_cycles(int n, std::vector<Edge>& edges) {
 
 std::vector<Edge> link_heuristic(const std::vector<WordFeatures>& words, Method method, const CostWeights& w) {
   const int n = static_cast<int>(words.size());
-  std::vector<Edge> edges = method == Method::Mst ? mst_edges(words, w) : distance_edges(words);
-  cut_to_degree_two(n, edges);
+  std::vector<Edge> edges;
+  if (method == Method::Mst) {
+    edges = mst_edges(words, w);
+    cut_to_degree_two(n, edges);
+  } else {
+    edges = distance_edges_cut_to_degree_two(words);
+  }
   cut_cycles(n, edges);  // a tree has none; the distance graph may
   return edges;
 }

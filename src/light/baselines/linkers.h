@@ -5,6 +5,7 @@
 //             to disjoint paths and break any remaining cycle.
 // Paths become ordered phrases in link/paths.h.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "light/baselines/features.h"
@@ -26,6 +27,14 @@ std::vector<Edge> mst_edges(const std::vector<WordFeatures>& words, const CostWe
 
 // Pairs (u < v) with side distance D(u, v) <= 2 · max(w_u, h_u) / max(1, characters of u); cost D.
 std::vector<Edge> distance_edges(const std::vector<WordFeatures>& words);
+// The same pairs, one at a time (in no set order), without holding them: words piled on one spot
+// have n² of them.
+void for_each_distance_edge(const std::vector<WordFeatures>& words, const std::function<void(const Edge&)>& visit);
+
+// cut_to_degree_two(n, distance_edges(words)), sorted by (u, v), in memory proportional to the
+// words: a link survives the cut only if it is among the two cheapest (cut order) of both its words,
+// and whether it does depends only on those links and each word's link count, so only they are kept.
+std::vector<Edge> distance_edges_cut_to_degree_two(const std::vector<WordFeatures>& words);
 
 // While some word has more than two links, remove the costliest link touching such a word.
 // Leaves disjoint paths and (for graphs that had them) simple cycles. Ties: lower word indices first.

@@ -6,6 +6,7 @@
 #include "light/cli/commands.h"
 #include "light/image/run_curves.h"
 #include "light/util/error.h"
+#include "light/util/fs.h"
 
 namespace light::cli {
 
@@ -22,6 +23,9 @@ void add_curves_command(CLI::App& app) {
   cmd->callback([a] {
     if (!a->names.empty() && a->names.size() != a->runs.size())
       throw Error("--names: " + std::to_string(a->names.size()) + " label(s) for " + std::to_string(a->runs.size()) + " run(s)");
+    std::vector<NamedPath> inputs;
+    for (const auto& r : a->runs) inputs.push_back({"run", r}), inputs.push_back({"run", r + "/log.jsonl"});
+    check_output_is_not_input("-o/--out", a->out, inputs);
     std::vector<image::RunLog> logs;
     for (size_t k = 0; k < a->runs.size(); ++k) logs.push_back(image::read_run_log(a->runs[k], a->names.empty() ? "" : a->names[k]));
     if (!a->out.empty()) image::draw_runs(logs, a->out);

@@ -8,6 +8,9 @@
 #include "light/image/draw.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
+#include "light/util/fs.h"
+#include <set>
+#include <sys/stat.h>
 
 namespace light::cli {
 
@@ -26,18 +29,29 @@ void add_draw_command(CLI::App& app) {
   cmd->add_option("--limit", a->limit, "Draw only the first N tiles (0 = all)")->capture_default_str();
   cmd->callback([a] {
     if (!(a->scale > 0 && a->scale <= 4)) throw Error("--scale: expected a number in (0, 4]");
+    check_output_is_not_input("--out", a->out, {{"--images", a->images}, {"--words", a->words}});
     const auto data = maptext::read_maptext(a->words, {maptext::Kind::Predictions, false});
+    // Every source first: a drawing never replaces a tile (or the words file), whatever the names.
+    std::vector<std::pair<std::string, std::string>> jobs;
+    std::set<std::pair<dev_t, ino_t>> sources;
+    for (const auto& tile : data) {
+      if (a->limit > 0 && jobs.size() >= static_cast<size_t>(a->limit)) break;
+      const std::string src = image::find_tile_image(a->images, tile.image);
+      jobs.emplace_back(src, (std::filesystem::path(a->out) / std::filesystem::path(tile.image).filename()).replace_extension(".png").string());
+      struct stat st {};
+      if (::stat(src.c_str(), &st) == 0) sources.emplace(st.st_dev, st.st_ino);
+    }
+    for (const auto& [src, dst] : jobs) {
+      struct stat st {};
+      if (::stat(dst.c_str(), &st) == 0 && sources.count({st.st_dev, st.st_ino}))
+        throw Error(dst + " (--out): is one of the tiles of --images; write the drawings elsewhere");
+      check_output_is_not_input("--out", dst, {{"--words", a->words}});
+    }
     std::error_code ec;
     std::filesystem::create_directories(a->out, ec);
     if (ec) throw Error(a->out + ": cannot create the output folder: " + ec.message());
     size_t n = 0;
-    for (const auto& tile : data) {
-      if (a->limit > 0 && n >= static_cast<size_t>(a->limit)) break;
-      const std::string src = image::find_tile_image(a->images, tile.image);
-      const std::string dst = (std::filesystem::path(a->out) / std::filesystem::path(tile.image).filename()).replace_extension(".png").string();
-      image::draw_tile(tile, src, dst, a->scale);
-      ++n;
-    }
+    for (const auto& [src, dst] : jobs) image::draw_tile(data[n++], src, dst, a->scale);
     std::fprintf(stderr, "draw: %zu tile(s) -> %s\n", n, a->out.c_str());
   });
 }

@@ -7,6 +7,7 @@
 #include "light/cli/commands.h"
 #include "light/eval/evaluator.h"
 #include "light/maptext/maptext.h"
+#include "light/util/error.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -21,9 +22,12 @@ struct EvalArgs {
 };
 
 void run_eval(const EvalArgs& a) {
+  check_output_is_not_input("--per-image", a.per_image, {{"--gt", a.gt}, {"--pred", a.pred}});
   eval::Options opt;
   opt.protocol = eval::parse_protocol(a.protocol);
   opt.task = eval::parse_task(a.task, opt.protocol);
+  if (!(a.iou_threshold >= 0 && a.iou_threshold < 1))
+    throw Error("--iou-threshold: expected a number in [0, 1), got " + std::to_string(a.iou_threshold));
   opt.iou_threshold = a.iou_threshold;
   opt.use_tightness = !a.no_tightness;
   opt.gt_regex = a.gt_regex;

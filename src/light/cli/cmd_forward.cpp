@@ -5,6 +5,7 @@
 
 #include "light/cli/commands.h"
 #include "light/model/forward_io.h"
+#include "light/util/fs.h"
 
 namespace light::cli {
 
@@ -22,6 +23,7 @@ void add_forward_command(CLI::App& app) {
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--device", a->device, "cpu | cuda")->capture_default_str();
   cmd->callback([a] {
+    check_output_is_not_input("--out", a->out, {{"--model", a->model}, {"--inputs", a->inputs}});
     model::ForwardOptions opt;
     opt.threads = a->threads;
     opt.device = a->device;

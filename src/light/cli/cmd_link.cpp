@@ -1,5 +1,6 @@
 // `light link`: group the loose words of every tile into ordered phrases (see README "light link").
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -8,6 +9,7 @@
 #include "light/model/linker.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
+#include "light/util/fs.h"
 
 namespace light::cli {
 
@@ -22,6 +24,7 @@ struct LinkArgs {
 
 void run_link(const LinkArgs& a) {
   if (!a.model.empty() == !a.method.empty()) throw Error("light link: give either --model DIR or --method distance|mst");
+  check_output_is_not_input("-o/--out", a.out, {{"--words", a.words}, {"--model", a.model}, {"--images", a.images}, {"--tokenizer", a.tokenizer}});
   if (!a.model.empty()) {
     if (a.images.empty()) throw Error("--model needs --images DIR (the tiles the words were found on)");
     model::ModelLinkOptions mo;
@@ -42,6 +45,8 @@ void run_link(const LinkArgs& a) {
   opt.method = baselines::parse_method(a.method);
   opt.order = link::parse_order(a.order);
   if (a.weights.size() != 3) throw Error("--weights: expected three numbers a,b,c");
+  for (double w : a.weights)
+    if (!(std::isfinite(w) && w >= 0 && w <= 1e6)) throw Error("--weights: expected three numbers from 0 to 1e6, got " + std::to_string(w));
   opt.weights = {a.weights[0], a.weights[1], a.weights[2]};
   opt.threads = a.threads;
   opt.progress = !a.quiet;

@@ -6,6 +6,7 @@
 #include "light/cli/commands.h"
 #include "light/data/prepare.h"
 #include "light/util/error.h"
+#include "light/util/fs.h"
 
 namespace light::cli {
 
@@ -26,6 +27,7 @@ void add_prepare_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", a->quiet, "No progress line");
   cmd->callback([a] {
     if (a->max_length < 3 || a->max_length > 1022) throw Error("--max-length: expected 3 to 1022 (position ids go up to L+1 < 1024)");
+    check_output_is_not_input("-o/--out", a->out, {{"--words", a->words}, {"--images", a->images}, {"--tokenizer", a->tokenizer}});
     const auto tok = text::BpeTokenizer::from_folder(a->tokenizer);
     const auto data = maptext::read_maptext(a->words, {maptext::Kind::Predictions, false});
     data::PrepareOptions opt;

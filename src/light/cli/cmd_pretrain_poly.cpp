@@ -33,6 +33,7 @@ void add_pretrain_poly_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--device", o->device, "cpu | cuda")->capture_default_str();
   add_distributed_options(cmd, o->distributed);
+  cmd->add_flag("--overwrite", o->overwrite, "Replace what an existing, non-empty --out folder holds (a new run)");
   cmd->add_option("--resume", *resume, "Continue the run in this folder from its last checkpoint (its options.json holds the rest)");
   cmd->add_flag("-q,--quiet", *quiet, "No progress");
   cmd->callback([o, quiet, resume, cmd] {

@@ -6,6 +6,8 @@
 #include "light/cli/commands.h"
 #include "light/data/synth/synth.h"
 #include "light/util/error.h"
+#include "light/util/fs.h"
+#include <filesystem>
 
 namespace light::cli {
 
@@ -15,7 +17,7 @@ struct SynthArgs {
   int count = 1, threads = 0;
   uint64_t seed = 0;
   double density = 1.0, clusters = 0.35;
-  bool quiet = false;
+  bool quiet = false, overwrite = false;
 };
 
 void parse_size(const std::string& s, int& w, int& h) {
@@ -43,8 +45,17 @@ void run_synth(const SynthArgs& a) {
   opt.density = a.density;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
+  check_new_output_folder("--out", a.out, a.overwrite);
   const synth::Gazetteer names(a.gazetteer);
-  const auto data = synth::synthesize(names, opt, a.out, a.count, a.threads, !a.quiet);
+  if (a.overwrite) clear_output_folder(a.out);  // no stale tiles of an older set
+  const bool created = !std::filesystem::exists(a.out);
+  maptext::Dataset data;
+  try {
+    data = synth::synthesize(names, opt, a.out, a.count, a.threads, !a.quiet);
+  } catch (...) {  // no half-made set left behind
+    if (created) remove_tree(a.out);
+    throw;
+  }
   size_t words = 0, groups = 0;
   for (const auto& t : data) words += t.word_count(), groups += t.groups.size();
   std::fprintf(stderr, "synth: %d tiles, %zu phrases, %zu words -> %s/annotations.json, %s/images/\n", a.count, groups, words,
@@ -68,6 +79,7 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_option("--gazetteer", args->gazetteer, "GeoNames cities file for settlement names")->capture_default_str();
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_flag("--overwrite", args->overwrite, "Replace what an existing --out folder holds");
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line");
   cmd->callback([args] { run_synth(*args); });
 }

@@ -39,6 +39,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--max-length", o->max_length, "Token window")->capture_default_str();
   add_distributed_options(cmd, o->distributed);
   auto resume = std::make_shared<std::string>();
+  cmd->add_flag("--overwrite", o->overwrite, "Replace what an existing, non-empty --out folder holds (a new run)");
   cmd->add_option("--resume", *resume, "Continue the run in this folder from its last completed epoch (its options.json holds the rest)");
   cmd->add_flag("-q,--quiet", *quiet, "No progress");
   cmd->callback([o, no_bidir, no_focal, quiet, resume, max_epochs, cmd] {

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "light/cli/commands.h"
 #include "light/model/runtime.h"
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "light: error: out of memory\n");
+    return 1;
   } catch (const light::Error& e) {
     std::fprintf(stderr, "light: error: %s\n", e.what());
     return 1;

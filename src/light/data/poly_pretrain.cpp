@@ -13,6 +13,7 @@
 #include "light/image/resize.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 
 namespace light::data {
@@ -75,7 +76,7 @@ PolyTile PolyTileSource::tile(size_t i) const {
     pt.image = fs::path(path).stem().string();
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(read_file(path));
+      j = parse_json(read_file(path), path);
     } catch (const nlohmann::json::exception& e) {
       throw Error(path + ": not valid JSON: " + e.what());
     }

@@ -1,8 +1,9 @@
 #include "light/eval/evaluator.h"
 
+#include <algorithm>
 #include <atomic>
 #include <nlohmann/json.hpp>
-#include <regex>
+#include <re2/re2.h>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
@@ -208,67 +209,121 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
   const int nr = static_cast<int>(gt.size()), nc = static_cast<int>(pred.size());
   const bool with_text = task_has_text(opt.task);
 
-  // Pairwise IoU, candidacy and match score.
-  std::vector<double> iou(static_cast<size_t>(nr) * nc, 0.0), score(iou.size(), -1.0);
-  std::vector<char> allowed(iou.size(), 0);
-  for (int i = 0; i < nr; ++i) {
-    for (int j = 0; j < nc; ++j) {
-      const size_t ij = static_cast<size_t>(i) * nc + j;
-      double v = 0.0;
-      // Pairs that provably cannot pass the threshold need no exact IoU: it is used only for
-      // allowed pairs. Boxes that do not touch cannot intersect at all. (The margin keeps the
-      // shortcut exact under rounding.)
-      const bool may_match =
-          gt[i].has_box && pred[j].has_box && gt[i].box.intersects(pred[j].box) &&
-          geometry::iou_upper_bound(gt[i].box, gt[i].area, pred[j].box, pred[j].area, geometry::kPolyEpsilon) >=
-              opt.iou_threshold * (1.0 - 1e-9) - 1e-12;
-      if (may_match && same_valid_polygon(ctx, gt[i], pred[j])) {
-        // A valid polygon against itself: intersection = union = the polygon (GEOS's overlay would
-        // give the same area up to the last bit, at great cost).
-        v = gt[i].area >= geometry::kPolyEpsilon ? gt[i].area / (gt[i].area + geometry::kPolyEpsilon) : 0.0;
-      } else if (may_match) {
-        const geometry::OverlapResult r = ctx.iou(gt[i].geom, gt[i].area, pred[j].geom, pred[j].area);
-        if (!r.ok) {
-          res.warnings.push_back("GEOS error at IoU(ground truth " + std::to_string(i) + ", prediction " +
-                                 std::to_string(j) + "): " + r.error + "; the pair cannot match");
-          continue;
-        }
-        v = r.value;
+  // The pairs that may match (IoU above the threshold, and the 2024 detrec text rule) with their IoU
+  // and match score, in (ground truth, prediction) order.
+  struct Candidate {
+    int i, j;
+    double iou, score;
+  };
+  std::vector<Candidate> allowed;
+  auto consider = [&](int i, int j) {
+    double v = 0.0;
+    // Pairs that provably cannot pass the threshold need no exact IoU: it is used only for
+    // allowed pairs. Boxes that do not touch cannot intersect at all. (The margin keeps the
+    // shortcut exact under rounding.)
+    const bool may_match =
+        gt[i].has_box && pred[j].has_box && gt[i].box.intersects(pred[j].box) &&
+        geometry::iou_upper_bound(gt[i].box, gt[i].area, pred[j].box, pred[j].area, geometry::kPolyEpsilon) >=
+            opt.iou_threshold * (1.0 - 1e-9) - 1e-12;
+    if (may_match && same_valid_polygon(ctx, gt[i], pred[j])) {
+      // A valid polygon against itself: intersection = union = the polygon (GEOS's overlay would
+      // give the same area up to the last bit, at great cost).
+      v = gt[i].area >= geometry::kPolyEpsilon ? gt[i].area / (gt[i].area + geometry::kPolyEpsilon) : 0.0;
+    } else if (may_match) {
+      const geometry::OverlapResult r = ctx.iou(gt[i].geom, gt[i].area, pred[j].geom, pred[j].area);
+      if (!r.ok) {
+        res.warnings.push_back("GEOS error at IoU(ground truth " + std::to_string(i) + ", prediction " +
+                               std::to_string(j) + "): " + r.error + "; the pair cannot match");
+        return;
       }
-      iou[ij] = v;
-      bool ok = v > opt.iou_threshold;
-      if (ok && opt.protocol == Protocol::Phrases2024 && opt.task == Task::DetRec)
-        ok = gt[i].ignore || gt[i].text == pred[j].text;  // 2024 detrec: exact transcription required
-      if (!ok) continue;
-      allowed[ij] = 1;
-      double s;
-      if (gt[i].ignore) {
-        s = kIgnoreEpsilon;
-      } else {
-        const bool tight = opt.protocol == Protocol::Phrases2024 || opt.use_tightness;
-        s = tight ? v : 1.0;
-        const bool text_score = opt.protocol == Protocol::Edges2025 ? with_text : opt.task == Task::DetRecEdges;
-        if (text_score) s = s * (1.0 - normalized_levenshtein(gt[i].text, pred[j].text));
-      }
-      score[ij] = s;
+      v = r.value;
     }
-  }
+    bool ok = v > opt.iou_threshold;
+    if (ok && opt.protocol == Protocol::Phrases2024 && opt.task == Task::DetRec)
+      ok = gt[i].ignore || gt[i].text == pred[j].text;  // 2024 detrec: exact transcription required
+    if (!ok) return;
+    double s;  // >= 0: every non-candidate pair scores -1 below
+    if (gt[i].ignore) {
+      s = kIgnoreEpsilon;
+    } else {
+      const bool tight = opt.protocol == Protocol::Phrases2024 || opt.use_tightness;
+      s = tight ? v : 1.0;
+      const bool text_score = opt.protocol == Protocol::Edges2025 ? with_text : opt.task == Task::DetRecEdges;
+      if (text_score) s = s * (1.0 - normalized_levenshtein(gt[i].text, pred[j].text));
+    }
+    allowed.push_back({i, j, v, s});
+  };
 
+  // Matching: the official evaluator's linear_sum_assignment over the whole nr x nc score matrix
+  // (-1 off the candidates), keeping the candidate pairs it picks. Dense up to opt.dense_pairs pairs; above,
+  // candidates come from an STRtree and each connected group of candidates is solved alone. The two
+  // agree: a full assignment's value is the sum of (score + 1) over its candidate pairs, minus a
+  // constant, so the candidates it keeps are a best matching of the candidate graph, whose connected
+  // groups are independent.
   std::vector<std::pair<int, int>> matches;
-  for (const auto& [i, j] : linear_sum_assignment(score, nr, nc, /*maximize=*/true))
-    if (allowed[static_cast<size_t>(i) * nc + j]) matches.emplace_back(i, j);
+  std::vector<double> match_iou;
+  if (static_cast<size_t>(nr) * static_cast<size_t>(nc) <= opt.dense_pairs) {
+    for (int i = 0; i < nr; ++i)
+      for (int j = 0; j < nc; ++j) consider(i, j);
+    std::vector<double> score(static_cast<size_t>(nr) * nc, -1.0);
+    for (const Candidate& a : allowed) score[static_cast<size_t>(a.i) * nc + a.j] = a.score;
+    for (const auto& [i, j] : linear_sum_assignment(score, nr, nc, /*maximize=*/true))
+      if (score[static_cast<size_t>(i) * nc + j] >= 0) matches.emplace_back(i, j);
+  } else {
+    std::vector<BBox> boxes(nc);
+    std::vector<char> present(nc);
+    for (int j = 0; j < nc; ++j) boxes[j] = pred[j].box, present[j] = pred[j].has_box ? 1 : 0;
+    const geometry::BoxIndex index(ctx, boxes, present);
+    for (int i = 0; i < nr; ++i)
+      if (gt[i].has_box)
+        for (int j : index.touching(gt[i].box)) consider(i, j);
+    // Connected groups of candidates: rows 0..nr-1 and columns nr.. joined by union-find.
+    std::vector<int> root(static_cast<size_t>(nr) + nc);
+    for (size_t k = 0; k < root.size(); ++k) root[k] = static_cast<int>(k);
+    auto find = [&](int x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    for (const Candidate& a : allowed) root[find(a.i)] = find(nr + a.j);
+    std::unordered_map<int, std::vector<size_t>> groups;
+    for (size_t k = 0; k < allowed.size(); ++k) groups[find(allowed[k].i)].push_back(k);
+    for (const auto& [r, members] : groups) {
+      std::vector<int> rows, cols;
+      for (size_t k : members) rows.push_back(allowed[k].i), cols.push_back(allowed[k].j);
+      std::sort(rows.begin(), rows.end());
+      rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      const int gr = static_cast<int>(rows.size()), gc = static_cast<int>(cols.size());
+      std::vector<double> score(static_cast<size_t>(gr) * gc, -1.0);
+      for (size_t k : members) {
+        const int a = static_cast<int>(std::lower_bound(rows.begin(), rows.end(), allowed[k].i) - rows.begin());
+        const int b = static_cast<int>(std::lower_bound(cols.begin(), cols.end(), allowed[k].j) - cols.begin());
+        score[static_cast<size_t>(a) * gc + b] = allowed[k].score;
+      }
+      for (const auto& [a, b] : linear_sum_assignment(score, gr, gc, /*maximize=*/true))
+        if (score[static_cast<size_t>(a) * gc + b] >= 0) matches.emplace_back(rows[a], cols[b]);
+    }
+    std::sort(matches.begin(), matches.end());
+  }
+  for (const auto& m : matches) {  // candidates are in (i, j) order
+    const auto it = std::lower_bound(allowed.begin(), allowed.end(), m,
+                                     [](const Candidate& a, const std::pair<int, int>& k) { return std::pair(a.i, a.j) < k; });
+    match_iou.push_back(it->iou);
+  }
 
   Counts& c = res.counts;
   long long matched_ignored = 0, gt_ignored = 0;
   std::vector<double> tight_terms, rec_terms;
   std::vector<int> gt_of_pred(nc, -1);
-  for (const auto& [i, j] : matches) {
+  for (const auto& m : matches) {
+    const auto [i, j] = m;
     gt_of_pred[j] = i;
     if (gt[i].ignore) {
       ++matched_ignored;
       continue;
     }
-    tight_terms.push_back(iou[static_cast<size_t>(i) * nc + j]);
+    tight_terms.push_back(match_iou[&m - matches.data()]);
     if (with_text) rec_terms.push_back(1.0 - normalized_levenshtein(gt[i].text, pred[j].text));
   }
   for (const auto& e : gt) gt_ignored += e.ignore ? 1 : 0;
@@ -310,17 +365,16 @@ void add(Counts& t, const Counts& c) {
 }  // namespace
 
 Report evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, const Options& opt) {
-  std::regex re;
+  // RE2: linear time in the key's length, whatever the pattern (no backtracking, no recursion).
   const bool filter = !opt.gt_regex.empty();
-  if (filter) {
-    try {
-      re = std::regex(opt.gt_regex);
-    } catch (const std::regex_error& e) {
-      throw Error("--gt-regex: invalid regular expression \"" + opt.gt_regex + "\": " + e.what());
-    }
-  }
-  auto keep = [&](const std::string& key) {
-    return !filter || std::regex_search(key, re, std::regex_constants::match_continuous);
+  RE2::Options re_options;
+  re_options.set_log_errors(false);
+  const RE2 re(filter ? opt.gt_regex : std::string("x"), re_options);
+  if (filter && !re.ok())
+    throw Error("--gt-regex: invalid regular expression \"" + opt.gt_regex + "\": " + re.error() +
+                " (RE2 syntax: Python's, without backreferences or lookaround)");
+  auto keep = [&](const std::string& key) {  // Python's re.match: anchored at the start only
+    return !filter || re.Match(key, 0, key.size(), RE2::ANCHOR_START, nullptr, 0);
   };
 
   std::vector<const Tile*> gt_tiles;
@@ -347,7 +401,15 @@ Report evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, const 
   auto worker = [&](int w) {
     try {
       GeosContext ctx;
-      for (size_t k = next++; k < n; k = next++) results[k] = evaluate_image(ctx, *gt_tiles[k], pred_tiles[k], opt);
+      for (size_t k = next++; k < n; k = next++) {
+        try {
+          results[k] = evaluate_image(ctx, *gt_tiles[k], pred_tiles[k], opt);
+        } catch (const std::bad_alloc&) {
+          throw Error("image \"" + gt_tiles[k]->image + "\": out of memory matching its " +
+                      std::to_string(gt_tiles[k]->word_count()) + " ground-truth words against " +
+                      std::to_string(pred_tiles[k] ? pred_tiles[k]->word_count() : 0) + " predicted ones");
+        }
+      }
     } catch (const std::exception& e) {
       errors[w] = e.what();
       next = n;

@@ -30,6 +30,10 @@ struct Options {
   bool use_tightness = true;   // 2025: weigh matches (and the hmean) by IoU
   std::string gt_regex;        // Python re.match semantics (anchored at the start); empty = all
   int threads = 0;             // 0 = all hardware threads
+  // A tile with at most this many (ground truth x prediction) pairs is matched on the whole score
+  // matrix, as the official evaluator does; a larger one only on the pairs whose boxes touch (same
+  // matches, memory proportional to those pairs).
+  size_t dense_pairs = size_t{1} << 22;
 };
 
 // Metric name -> value, in the order the official evaluator prints them.

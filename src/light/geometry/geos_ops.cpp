@@ -2,6 +2,8 @@
 
 #include <geos_c.h>
 
+#include <algorithm>
+
 #include "light/util/error.h"
 
 namespace light::geometry {
@@ -34,6 +36,43 @@ GeosContext::GeosContext() : h_(GEOS_init_r()) {
 }
 
 GeosContext::~GeosContext() { GEOS_finish_r(h_); }
+
+BoxIndex::BoxIndex(GeosContext& ctx, const std::vector<BBox>& boxes, const std::vector<char>& present)
+    : ctx_(ctx), boxes_(boxes), ids_(boxes.size()) {
+  tree_ = GEOSSTRtree_create_r(ctx.handle(), 10);
+  if (!tree_) throw Error("GEOS: cannot create an STRtree");
+  shapes_.reserve(boxes.size());
+  for (size_t k = 0; k < boxes.size(); ++k) {
+    ids_[k] = static_cast<int>(k);
+    if (!present[k]) continue;
+    const BBox& b = boxes[k];
+    GEOSGeometry* g = GEOSGeom_createRectangle_r(ctx.handle(), b.x0, b.y0, b.x1, b.y1);
+    if (!g) throw Error("GEOS: cannot make a box for the STRtree: " + ctx.last_error());
+    shapes_.emplace_back(&ctx, g);
+    GEOSSTRtree_insert_r(ctx.handle(), tree_, g, &ids_[k]);
+  }
+}
+
+BoxIndex::~BoxIndex() {
+  if (tree_) GEOSSTRtree_destroy_r(ctx_.handle(), tree_);
+}
+
+std::vector<int> BoxIndex::touching(const BBox& b) const {
+  std::vector<int> out;
+  if (shapes_.empty()) return out;
+  GEOSGeometry* q = GEOSGeom_createRectangle_r(ctx_.handle(), b.x0, b.y0, b.x1, b.y1);
+  if (!q) throw Error("GEOS: cannot make a query box for the STRtree: " + ctx_.last_error());
+  GeosGeometry hold(&ctx_, q);
+  GEOSSTRtree_query_r(
+      ctx_.handle(), tree_, q, [](void* item, void* user) { static_cast<std::vector<int>*>(user)->push_back(*static_cast<int*>(item)); },
+      &out);
+  // The tree answers by envelope; keep exactly the closed boxes that touch, in index order.
+  std::vector<int> exact;
+  for (int k : out)
+    if (boxes_[k].intersects(b)) exact.push_back(k);
+  std::sort(exact.begin(), exact.end());
+  return exact;
+}
 
 GeosGeometry GeosContext::polygon(const Polygon& vertices) {
   last_error_.clear();

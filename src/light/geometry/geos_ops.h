@@ -10,6 +10,7 @@
 
 struct GEOSContextHandle_HS;
 struct GEOSGeom_t;
+struct GEOSSTRtree_t;
 
 namespace light::geometry {
 
@@ -77,5 +78,25 @@ class GeosContext {
 };
 
 inline constexpr double kPolyEpsilon = 1e-5;  // eval.py POLY_EPSILON
+
+// GEOS's STRtree over axis-aligned boxes: which of them a query box touches, in time about
+// proportional to the answer, and memory proportional to the boxes.
+class BoxIndex {
+ public:
+  // Boxes with present[k] == 0 are left out (never returned).
+  BoxIndex(GeosContext& ctx, const std::vector<BBox>& boxes, const std::vector<char>& present);
+  ~BoxIndex();
+  BoxIndex(const BoxIndex&) = delete;
+  BoxIndex& operator=(const BoxIndex&) = delete;
+  // Indices, ascending, of the boxes whose closed box shares a point with `b`'s.
+  std::vector<int> touching(const BBox& b) const;
+
+ private:
+  GeosContext& ctx_;
+  const std::vector<BBox>& boxes_;
+  std::vector<GeosGeometry> shapes_;  // kept alive while the tree refers to them
+  std::vector<int> ids_;
+  GEOSSTRtree_t* tree_ = nullptr;
+};
 
 }  // namespace light::geometry

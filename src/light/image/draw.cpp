@@ -19,7 +19,12 @@ std::string find_tile_image(const std::string& dir, const std::string& key) {
 }
 
 void draw_tile(const maptext::Tile& tile, const std::string& image_path, const std::string& out_path, double scale) {
-  cv::Mat img = cv::imread(image_path, cv::IMREAD_COLOR);
+  cv::Mat img;
+  try {
+    img = cv::imread(image_path, cv::IMREAD_COLOR);
+  } catch (const cv::Exception& e) {
+    throw Error(image_path + ": cannot read the image: " + e.err);
+  }
   if (img.empty()) throw Error(image_path + ": cannot read the image");
   if (scale != 1.0) cv::resize(img, img, cv::Size(), scale, scale, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
   const int thick = std::max(1, static_cast<int>(std::lround(2 * std::sqrt(scale))));

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "light/util/error.h"
+#include "light/util/fs.h"
 
 namespace light::image {
 namespace {
@@ -183,14 +184,17 @@ void write_plot_png(const std::string& path, const std::vector<Panel>& panels, i
   cairo_paint(cr);
   for (size_t i = 0; i < panels.size(); ++i) draw_panel(cr, panels[i], static_cast<double>(i) * panel_width, panel_width, height);
   cairo_destroy(cr);
-  const std::string tmp = path + ".tmp.png";
-  const cairo_status_t status = cairo_surface_write_to_png(surface, tmp.c_str());
+  std::string png;
+  const cairo_status_t status = cairo_surface_write_to_png_stream(
+      surface,
+      [](void* closure, const unsigned char* data, unsigned int length) {
+        static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+        return CAIRO_STATUS_SUCCESS;
+      },
+      &png);
   cairo_surface_destroy(surface);
-  if (status != CAIRO_STATUS_SUCCESS) {
-    std::filesystem::remove(tmp);
-    throw Error(path + ": cannot write the PNG (" + cairo_status_to_string(status) + ")");
-  }
-  std::filesystem::rename(tmp, path);
+  if (status != CAIRO_STATUS_SUCCESS) throw Error(path + ": cannot write the PNG (" + cairo_status_to_string(status) + ")");
+  write_file_atomic(path, png);
 }
 
 }  // namespace light::image

@@ -10,6 +10,42 @@
 
 namespace light::image {
 
+namespace {
+// OpenCV's own ceiling (CV_IO_MAX_IMAGE_PIXELS); a header claiming more is refused before decoding.
+constexpr int64_t kMaxPixels = int64_t{1} << 30;
+
+std::pair<int, int> checked_size(int64_t w, int64_t h, const std::string& path) {
+  if (w < 1 || h < 1 || w * h > kMaxPixels)
+    throw Error(path + ": cannot read the image: its header claims " + std::to_string(w) + " x " + std::to_string(h) +
+                " pixels (light reads 1 to 2^30 pixels)");
+  return {static_cast<int>(w), static_cast<int>(h)};
+}
+
+// cv::imread / cv::imdecode, with OpenCV's exceptions (sizes, corrupt data) as light::Error.
+cv::Mat decode(const std::string& path, const std::string* bytes, int flags) {
+  cv::Mat m;
+  try {
+    if (bytes) m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes->size()), CV_8U, const_cast<char*>(bytes->data())), flags);
+    else m = cv::imread(path, flags);
+  } catch (const cv::Exception& e) {
+    throw Error(path + ": cannot read the image: " + e.err);
+  }
+  if (m.empty()) throw Error(path + ": cannot read the image (missing, or not PNG/JPEG/TIFF/...)");
+  return m;
+}
+
+RgbImage to_rgb(cv::Mat m) {
+  if (m.depth() != CV_8U) m.convertTo(m, CV_8U, 1.0 / 256.0);
+  cv::cvtColor(m, m, cv::COLOR_BGR2RGB);
+  RgbImage img;
+  img.width = m.cols;
+  img.height = m.rows;
+  img.rgb.resize(static_cast<size_t>(m.cols) * m.rows * 3);
+  for (int y = 0; y < m.rows; ++y) std::memcpy(&img.rgb[static_cast<size_t>(y) * m.cols * 3], m.ptr(y), static_cast<size_t>(m.cols) * 3);
+  return img;
+}
+}  // namespace
+
 std::pair<int, int> image_size(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read the image (missing or unreadable)");
@@ -19,7 +55,7 @@ std::pair<int, int> image_size(const std::string& path) {
   const auto be32 = [](const unsigned char* p) { return static_cast<int>((uint32_t(p[0]) << 24) | (p[1] << 16) | (p[2] << 8) | p[3]); };
   static const unsigned char png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (in.gcount() >= 24 && std::memcmp(h, png, 8) == 0 && std::memcmp(h + 12, "IHDR", 4) == 0)
-    return {be32(h + 16), be32(h + 20)};
+    return checked_size(static_cast<uint32_t>(be32(h + 16)), static_cast<uint32_t>(be32(h + 20)), path);
   if (in.gcount() >= 4 && h[0] == 0xFF && h[1] == 0xD8) {  // JPEG: walk the markers to a start-of-frame
     in.clear();
     in.seekg(2);
@@ -30,29 +66,19 @@ std::pair<int, int> image_size(const std::string& path) {
       const bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
       if (sof) {
         if (!in.read(reinterpret_cast<char*>(m), 5)) break;
-        return {be16(m + 3), be16(m + 1)};
+        return checked_size(be16(m + 3), be16(m + 1), path);
       }
       if (len < 2) break;
       in.seekg(len - 2, std::ios::cur);
     }
   }
-  const cv::Mat img = cv::imread(path, cv::IMREAD_UNCHANGED);
-  if (img.empty()) throw Error(path + ": cannot read the image (missing, or not PNG/JPEG/TIFF/...)");
+  const cv::Mat img = decode(path, nullptr, cv::IMREAD_UNCHANGED);
   return {img.cols, img.rows};
 }
 
-RgbImage read_rgb(const std::string& path) {
-  cv::Mat m = cv::imread(path, cv::IMREAD_COLOR);
-  if (m.empty()) throw Error(path + ": cannot read the image (missing, or not PNG/JPEG/TIFF/...)");
-  if (m.depth() != CV_8U) m.convertTo(m, CV_8U, 1.0 / 256.0);
-  cv::cvtColor(m, m, cv::COLOR_BGR2RGB);
-  RgbImage img;
-  img.width = m.cols;
-  img.height = m.rows;
-  img.rgb.resize(static_cast<size_t>(m.cols) * m.rows * 3);
-  for (int y = 0; y < m.rows; ++y) std::memcpy(&img.rgb[static_cast<size_t>(y) * m.cols * 3], m.ptr(y), static_cast<size_t>(m.cols) * 3);
-  return img;
-}
+RgbImage read_rgb(const std::string& path) { return to_rgb(decode(path, nullptr, cv::IMREAD_COLOR)); }
+
+RgbImage decode_rgb(const std::string& bytes, const std::string& name) { return to_rgb(decode(name, &bytes, cv::IMREAD_COLOR)); }
 
 namespace {
 

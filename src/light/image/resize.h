@@ -18,6 +18,8 @@ struct RgbImage {
 // Decodes PNG, JPEG, TIFF, ... (OpenCV imgcodecs) to 8-bit RGB; grey and alpha are handled as
 // PIL's convert("RGB") does (grey replicated, alpha dropped). Throws light::Error naming the file.
 RgbImage read_rgb(const std::string& path);
+// The same decoding of a file's bytes held in memory (`name` stands for the file in errors).
+RgbImage decode_rgb(const std::string& bytes, const std::string& name);
 
 // An image's width and height from its header (PNG, JPEG), else by decoding it. Throws light::Error
 // naming the file.

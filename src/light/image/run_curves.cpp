@@ -8,6 +8,7 @@
 
 #include "light/image/plot.h"
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 
 namespace light::image {
@@ -37,7 +38,7 @@ RunLog read_run_log(const std::string& run, const std::string& name) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(line);
+      j = parse_json(line, "log line");
     } catch (const std::exception& e) {
       throw Error(log.path + ": line " + std::to_string(n) + ": not JSON (" + e.what() + ")");
     }

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 
 namespace light::io {
@@ -63,24 +64,35 @@ SafeTensorsFile::SafeTensorsFile(const std::string& path) : path_(path) {
     map_ = nullptr;
     throw Error(path + ": cannot map: " + std::strerror(errno));
   }
-  const auto* bytes = static_cast<const unsigned char*>(map_);
-  uint64_t n = 0;
-  for (int k = 7; k >= 0; --k) n = (n << 8) | bytes[k];
-  auto fail = [&](const std::string& why) {
+  try {
+    index(static_cast<const unsigned char*>(map_), size_);
+  } catch (...) {
     ::munmap(map_, size_);
     map_ = nullptr;
-    throw Error(path + ": " + why);
-  };
-  if (n > size_ - 8 || n > (100u << 20)) fail("not a safetensors file (header length " + std::to_string(n) + ")");
+    throw;
+  }
+}
+
+SafeTensorsFile::SafeTensorsFile(const std::string& name, std::string bytes) : path_(name), owned_(std::move(bytes)) {
+  if (owned_.size() < 8) throw Error(name + ": not a safetensors file (" + std::to_string(owned_.size()) + " bytes)");
+  index(reinterpret_cast<const unsigned char*>(owned_.data()), owned_.size());
+}
+
+void SafeTensorsFile::index(const unsigned char* bytes, size_t size) {
+  const std::string& path = path_;
+  uint64_t n = 0;
+  for (int k = 7; k >= 0; --k) n = (n << 8) | bytes[k];
+  auto fail = [&](const std::string& why) { throw Error(path + ": " + why); };
+  if (n > size - 8 || n > (100u << 20)) fail("not a safetensors file (header length " + std::to_string(n) + ")");
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(bytes + 8, bytes + 8 + n);
-  } catch (const std::exception& e) {
-    fail(std::string("not a safetensors file (header is not JSON: ") + e.what() + ")");
+    header = parse_json(std::string_view(reinterpret_cast<const char*>(bytes) + 8, n), "header");
+  } catch (const JsonError& e) {
+    fail(std::string("not a safetensors file (") + e.what() + ")");
   }
   if (!header.is_object()) fail("not a safetensors file (header is not a JSON object)");
   const unsigned char* data = bytes + 8 + n;
-  const size_t data_size = size_ - 8 - n;
+  const size_t data_size = size - 8 - n;
   for (auto it = header.begin(); it != header.end(); ++it) {
     if (it.key() == "__metadata__") {
       if (it->is_object())
@@ -96,21 +108,29 @@ SafeTensorsFile::SafeTensorsFile(const std::string& path) : path_(path) {
     bool known = false;
     for (const auto& i : kTypes)
       if (e["dtype"].is_string() && e["dtype"].get<std::string>() == i.name) v.dtype = i.t, known = true;
-    if (!known) fail(where + "unsupported dtype " + e["dtype"].dump());
+    if (!known) fail(where + "unsupported dtype " + e["dtype"].dump().substr(0, 60));
     if (!e["shape"].is_array()) fail(where + "\"shape\" must be a list");
+    // The byte count in 64 bits without overflow: a shape that needs more bytes than a file can hold is refused.
+    uint64_t nbytes = dtype_size(v.dtype);
+    bool overflow = false;
     for (const auto& d : e["shape"]) {
-      if (!d.is_number_integer() || d.get<int64_t>() < 0) fail(where + "bad shape " + e["shape"].dump());
+      if (!d.is_number_integer() || (!d.is_number_unsigned() && d.get<int64_t>() < 0) ||
+          (d.is_number_unsigned() && d.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)))
+        fail(where + "bad shape " + e["shape"].dump().substr(0, 80));
       v.shape.push_back(d.get<int64_t>());
+      overflow = overflow || __builtin_mul_overflow(nbytes, d.get<uint64_t>(), &nbytes);
     }
     const auto& off = e["data_offsets"];
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
-      fail(where + "bad data_offsets " + off.dump());
+      fail(where + "bad data_offsets " + off.dump().substr(0, 80));
     const uint64_t b = off[0].get<uint64_t>(), en = off[1].get<uint64_t>();
     if (b > en || en > data_size) fail(where + "data_offsets " + off.dump() + " outside the file");
     v.nbytes = static_cast<size_t>(en - b);
-    if (static_cast<uint64_t>(v.numel()) * dtype_size(v.dtype) != v.nbytes)
-      fail(where + "shape " + e["shape"].dump() + " and dtype " + dtype_name(v.dtype) + " need " +
-           std::to_string(v.numel() * dtype_size(v.dtype)) + " bytes, data_offsets give " + std::to_string(v.nbytes));
+    if (overflow)
+      fail(where + "shape " + e["shape"].dump().substr(0, 80) + " needs more than 2^64 bytes, data_offsets give " + std::to_string(v.nbytes));
+    if (nbytes != v.nbytes)
+      fail(where + "shape " + e["shape"].dump().substr(0, 80) + " and dtype " + dtype_name(v.dtype) + " need " +
+           std::to_string(nbytes) + " bytes, data_offsets give " + std::to_string(v.nbytes));
     v.data = data + b;
     tensors_.emplace(it.key(), std::move(v));
   }

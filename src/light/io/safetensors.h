@@ -28,6 +28,8 @@ class SafeTensorsFile {
   // Maps and validates the file: header size, JSON, dtypes, shapes and offsets. Errors name the file
   // and the tensor.
   explicit SafeTensorsFile(const std::string& path);
+  // The same checks over a file's bytes held in memory (`name` stands for the file in errors).
+  SafeTensorsFile(const std::string& name, std::string bytes);
   ~SafeTensorsFile();
   SafeTensorsFile(const SafeTensorsFile&) = delete;
   SafeTensorsFile& operator=(const SafeTensorsFile&) = delete;
@@ -41,10 +43,12 @@ class SafeTensorsFile {
 
  private:
   std::string path_;
+  std::string owned_;  // the bytes, when given in memory
   void* map_ = nullptr;
   size_t size_ = 0;
   std::map<std::string, TensorView> tensors_;
   std::map<std::string, std::string> metadata_;
+  void index(const unsigned char* bytes, size_t size);
 };
 
 // A tensor to write (owning its bytes).

@@ -17,7 +17,9 @@ namespace {
 
 // ---- pickle values ----------------------------------------------------------------------------
 struct Value;
-using Ptr = std::shared_ptr<Value>;
+// Values live in the unpickler's arena and point at each other plainly: a pickle can make a list
+// contain itself (memo), and can nest deeply; neither leaks nor recurses when the arena goes.
+using Ptr = Value*;
 struct Global { std::string module, name; };
 struct StorageRef { DType dtype; std::string key; };
 struct Value {
@@ -31,11 +33,6 @@ struct Value {
   StorageRef storage;
   PthTensor tensor;
 };
-Ptr make(Value::Kind k) {
-  auto v = std::make_shared<Value>();
-  v->kind = k;
-  return v;
-}
 
 DType storage_dtype(const std::string& name, const std::string& source) {
   static const std::map<std::string, DType> m{{"FloatStorage", DType::F32}, {"HalfStorage", DType::F16},
@@ -70,10 +67,11 @@ class Unpickler {
         case 'J': push_int(static_cast<int32_t>(u32())); break;  // BININT
         case 0x8a: {                                       // LONG1
           const int n = byte();
-          int64_t v = 0;
-          for (int k = 0; k < n; ++k) v |= static_cast<int64_t>(byte()) << (8 * k);
-          if (n > 0 && n < 8 && (v >> (8 * n - 1)) & 1) v -= int64_t(1) << (8 * n);
-          push_int(v);
+          if (n > 8) fail("an integer of " + std::to_string(n) + " bytes");
+          uint64_t u = 0;
+          for (int k = 0; k < n; ++k) u |= static_cast<uint64_t>(byte()) << (8 * k);
+          if (n > 0 && n < 8 && (u >> (8 * n - 1)) & 1) u |= ~uint64_t{0} << (8 * n);  // sign-extend
+          push_int(static_cast<int64_t>(u));
           break;
         }
         case 'G': {                                        // BINFLOAT (big-endian)
@@ -144,6 +142,13 @@ class Unpickler {
   size_t pos_ = 0;
   std::vector<Ptr> stack_;
   std::map<uint64_t, Ptr> memo_;
+  std::vector<std::unique_ptr<Value>> arena_;
+
+  Ptr make(Value::Kind k) {
+    arena_.push_back(std::make_unique<Value>());
+    arena_.back()->kind = k;
+    return arena_.back().get();
+  }
 
   static std::string hex(unsigned v) {
     char b[8];
@@ -245,14 +250,21 @@ std::map<std::string, PthTensor> state_dict_from_pickle(const std::string& pickl
     std::string name = k->s;
     if (name.rfind("module.", 0) == 0) name = name.substr(7);
     const PthTensor& t = v->tensor;
-    // Check the view stays inside its storage.
-    int64_t last = t.offset;
-    for (size_t d = 0; d < t.shape.size() && d < t.stride.size(); ++d)
-      if (t.shape[d] > 0) last += (t.shape[d] - 1) * t.stride[d];
-    bool empty = false;
-    for (int64_t s : t.shape) empty = empty || s == 0;
-    if (!empty && static_cast<size_t>(last + 1) * dtype_size(t.dtype) > t.storage_bytes)
-      throw Error(source + ": tensor \"" + name + "\" reaches beyond its storage");
+    // Check the view stays inside its storage (without overflow: every number comes from the file).
+    const auto beyond = [&] { return Error(source + ": tensor \"" + name + "\" reaches beyond its storage"); };
+    if (t.offset < 0 || t.shape.size() != t.stride.size()) throw beyond();
+    uint64_t last = static_cast<uint64_t>(t.offset), numel = 1, step = 0, bytes = 0;
+    bool overflow = false;
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      if (t.shape[d] < 0 || t.stride[d] < 0) throw beyond();
+      overflow = overflow || __builtin_mul_overflow(numel, static_cast<uint64_t>(t.shape[d]), &numel);
+      if (t.shape[d] > 0) {
+        overflow = overflow || __builtin_mul_overflow(static_cast<uint64_t>(t.shape[d] - 1), static_cast<uint64_t>(t.stride[d]), &step);
+        overflow = overflow || __builtin_add_overflow(last, step, &last);
+      }
+    }
+    overflow = overflow || __builtin_add_overflow(last, uint64_t{1}, &last) || __builtin_mul_overflow(last, dtype_size(t.dtype), &bytes);
+    if (numel > 0 && (overflow || bytes > t.storage_bytes)) throw beyond();
     out.emplace(std::move(name), t);
   }
   if (out.empty()) throw Error(source + ": no tensors found in the checkpoint");
@@ -271,19 +283,35 @@ PthFile::PthFile(const std::string& path) : path_(path) {
     map_ = nullptr;
     throw Error(path + ": not a PyTorch checkpoint (empty or unreadable)");
   }
-  const auto* b = static_cast<const unsigned char*>(map_);
-  auto u16 = [&](size_t o) { return static_cast<uint32_t>(b[o] | (b[o + 1] << 8)); };
-  auto u32 = [&](size_t o) { return static_cast<uint64_t>(u16(o) | (static_cast<uint32_t>(u16(o + 2)) << 16)); };
-  auto u64 = [&](size_t o) { return u32(o) | (u32(o + 4) << 32); };
-  auto fail = [&](const std::string& why) {
+  try {
+    index(static_cast<const unsigned char*>(map_), size_);
+  } catch (...) {
     ::munmap(map_, size_);
     map_ = nullptr;
-    throw Error(path + ": not a PyTorch zip checkpoint (" + why + ")");
+    throw;
+  }
+}
+
+PthFile::PthFile(const std::string& name, std::string bytes) : path_(name), owned_(std::move(bytes)) {
+  if (owned_.empty()) throw Error(name + ": not a PyTorch checkpoint (empty or unreadable)");
+  index(reinterpret_cast<const unsigned char*>(owned_.data()), owned_.size());
+}
+
+void PthFile::index(const unsigned char* b, size_t size) {
+  const std::string& path = path_;
+  auto fail = [&](const std::string& why) { throw Error(path + ": not a PyTorch zip checkpoint (" + why + ")"); };
+  // Every read is checked against the file's end first (offsets come from the file itself).
+  auto fits = [&](uint64_t o, uint64_t n) { return o <= size && n <= size - o; };
+  auto u16 = [&](uint64_t o) {
+    if (!fits(o, 2)) fail("a field reaches beyond the file");
+    return static_cast<uint32_t>(b[o] | (b[o + 1] << 8));
   };
+  auto u32 = [&](uint64_t o) { return static_cast<uint64_t>(u16(o) | (static_cast<uint32_t>(u16(o + 2)) << 16)); };
+  auto u64 = [&](uint64_t o) { return u32(o) | (u32(o + 4) << 32); };
   // End of central directory (and its zip64 form).
-  if (size_ < 22) fail("too small");
+  if (size < 22) fail("too small");
   size_t eocd = std::string::npos;
-  for (size_t o = size_ - 22 + 1; o-- > (size_ > 65557 ? size_ - 65557 : 0);)
+  for (size_t o = size - 22 + 1; o-- > (size > 65557 ? size - 65557 : 0);)
     if (u32(o) == 0x06054b50) {
       eocd = o;
       break;
@@ -292,24 +320,27 @@ PthFile::PthFile(const std::string& path) : path_(path) {
   uint64_t entries = u16(eocd + 10), cd_offset = u32(eocd + 16);
   if ((entries == 0xFFFF || cd_offset == 0xFFFFFFFF) && eocd >= 20 && u32(eocd - 20) == 0x07064b50) {
     const uint64_t z64 = u64(eocd - 20 + 8);
-    if (z64 + 56 > size_ || u32(z64) != 0x06064b50) fail("bad zip64 directory");
+    if (!fits(z64, 56) || u32(z64) != 0x06064b50) fail("bad zip64 directory");
     entries = u64(z64 + 32);
     cd_offset = u64(z64 + 48);
   }
+  if (entries > size / 46) fail("more directory entries than the file can hold");
   std::string pickle;
+  bool have_pickle = false;
   std::map<std::string, PickleStorage> storages;
-  size_t o = cd_offset;
+  uint64_t o = cd_offset;
   for (uint64_t e = 0; e < entries; ++e) {
-    if (o + 46 > size_ || u32(o) != 0x02014b50) fail("bad central directory");
+    if (!fits(o, 46) || u32(o) != 0x02014b50) fail("bad central directory");
     const uint32_t method = u16(o + 10);
     uint64_t csize = u32(o + 20), usize = u32(o + 24);
     const uint32_t nlen = u16(o + 28), xlen = u16(o + 30), clen = u16(o + 32);
     uint64_t local = u32(o + 42);
+    if (!fits(o + 46, static_cast<uint64_t>(nlen) + xlen + clen)) fail("a directory entry reaches beyond the file");
     const std::string name(reinterpret_cast<const char*>(b + o + 46), nlen);
-    for (size_t x = o + 46 + nlen; x + 4 <= o + 46 + nlen + xlen;) {  // zip64 extra field
+    for (uint64_t x = o + 46 + nlen; x + 4 <= o + 46 + nlen + xlen;) {  // zip64 extra field
       const uint32_t id = u16(x), len = u16(x + 2);
       if (id == 0x0001) {
-        size_t p = x + 4;
+        uint64_t p = x + 4;
         if (usize == 0xFFFFFFFF) usize = u64(p), p += 8;
         if (csize == 0xFFFFFFFF) csize = u64(p), p += 8;
         if (local == 0xFFFFFFFF) local = u64(p);
@@ -317,23 +348,18 @@ PthFile::PthFile(const std::string& path) : path_(path) {
       x += 4 + len;
     }
     o += 46 + nlen + xlen + clen;
-    if (local + 30 > size_ || u32(local) != 0x04034b50) fail("bad local header for " + name);
-    const size_t data = local + 30 + u16(local + 26) + u16(local + 28);
-    if (data + csize > size_) fail(name + " reaches beyond the file");
+    if (!fits(local, 30) || u32(local) != 0x04034b50) fail("bad local header for " + name);
+    const uint64_t data = local + 30 + u16(local + 26) + u16(local + 28);
+    if (!fits(data, csize)) fail(name + " reaches beyond the file");
     if (method != 0) fail(name + " is compressed; torch.save stores entries uncompressed");
+    if (usize != csize) fail(name + ": stored sizes differ (" + std::to_string(usize) + " and " + std::to_string(csize) + ")");
     const auto slash = name.find('/');
     const std::string rel = slash == std::string::npos ? name : name.substr(slash + 1);
-    if (rel == "data.pkl") pickle.assign(reinterpret_cast<const char*>(b + data), usize);
+    if (rel == "data.pkl") pickle.assign(reinterpret_cast<const char*>(b + data), usize), have_pickle = true;
     else if (rel.rfind("data/", 0) == 0) storages[rel.substr(5)] = {b + data, static_cast<size_t>(usize)};
   }
-  if (pickle.empty()) fail("no data.pkl");
-  try {
-    tensors_ = state_dict_from_pickle(pickle, storages, path);
-  } catch (...) {
-    ::munmap(map_, size_);
-    map_ = nullptr;
-    throw;
-  }
+  if (!have_pickle || pickle.empty()) fail("no data.pkl");
+  tensors_ = state_dict_from_pickle(pickle, storages, path);
 }
 
 PthFile::~PthFile() {

@@ -28,6 +28,8 @@ class PthFile {
   // "model_state_dict" / "state_dict" entry (wrapped training checkpoints); a leading "module."
   // (DataParallel) is removed from every key. Errors name the file.
   explicit PthFile(const std::string& path);
+  // The same reading of a file's bytes held in memory (`name` stands for the file in errors).
+  PthFile(const std::string& name, std::string bytes);
   ~PthFile();
   PthFile(const PthFile&) = delete;
   PthFile& operator=(const PthFile&) = delete;
@@ -37,9 +39,11 @@ class PthFile {
 
  private:
   std::string path_;
+  std::string owned_;  // the bytes, when given in memory
   void* map_ = nullptr;
   size_t size_ = 0;
   std::map<std::string, PthTensor> tensors_;
+  void index(const unsigned char* bytes, size_t size);
 };
 
 // Exposed for tests: the state dict in a pickle stream, with storages looked up by key.

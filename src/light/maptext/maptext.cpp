@@ -7,6 +7,7 @@
 
 #include "light/util/error.h"
 #include "light/util/fs.h"
+#include "light/util/json.h"
 
 namespace light::maptext {
 
@@ -107,7 +108,7 @@ namespace {
 [[noreturn]] void throw_json_error(const std::string& json_text, const std::string& source) {
   try {
     const json unused = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     std::string msg = e.what();
     const auto p = msg.find("] ");
     if (p != std::string::npos) msg = msg.substr(p + 2);
@@ -214,9 +215,10 @@ Dataset parse_maptext(const std::string& json_text, const std::string& source, c
   if (!split_top_level_array(json_text, spans)) {
     json root;
     try {
-      root = json::parse(json_text);
-    } catch (const json::parse_error&) {
-      throw_json_error(json_text, source);
+      root = parse_json(json_text, source);
+    } catch (const JsonError& e) {
+      if (e.kind == JsonError::Syntax) throw_json_error(json_text, source);
+      throw Error(e.what());
     }
     if (!root.is_array())
       throw Error(source + ": the top level must be a list of image entries ({\"image\", \"groups\"}), got " +
@@ -235,11 +237,12 @@ Dataset parse_maptext(const std::string& json_text, const std::string& source, c
   auto work = [&] {
     for (size_t t = next++; t < n; t = next++) {
       try {
-        const json entry = json::parse(json_text.begin() + static_cast<long>(spans[t].first),
-                                       json_text.begin() + static_cast<long>(spans[t].second));
+        const json entry = parse_json(std::string_view(json_text).substr(spans[t].first, spans[t].second - spans[t].first),
+                                      source + ": image entry " + std::to_string(t));
         data[t] = parse_tile(entry, t, source, opt);
-      } catch (const json::parse_error&) {
-        bad_json[t] = 1;
+      } catch (const JsonError& e) {
+        if (e.kind == JsonError::Syntax) bad_json[t] = 1;
+        else errors[t] = e.what();
       } catch (const Error& e) {
         errors[t] = e.what();
       }

@@ -6,6 +6,7 @@
 
 #include "light/model/checkpoint.h"
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 
 namespace light::model {
@@ -94,8 +95,8 @@ bool is_beit_folder(const std::string& dir) {
   const std::filesystem::path p = std::filesystem::path(dir) / "config.json";
   if (!std::filesystem::is_regular_file(p)) return false;
   try {
-    return nlohmann::json::parse(read_file(p.string())).value("model_type", "") == "beit";
-  } catch (const nlohmann::json::exception&) {
+    return parse_json(read_file(p.string()), p.string()).value("model_type", "") == "beit";
+  } catch (const std::exception&) {
     return false;
   }
 }
@@ -106,7 +107,7 @@ BeitImageTokenizer load_beit(const std::string& dir) {
   if (!is_beit_folder(dir)) throw Error(dir + ": not a BEiT folder (config.json with \"model_type\": \"beit\")");
   BeitConfig c;
   try {
-    const auto j = nlohmann::json::parse(read_file(cfg_path));
+    const auto j = parse_json(read_file(cfg_path), cfg_path);
     c.vocab_size = j.value("vocab_size", c.vocab_size), c.hidden_size = j.value("hidden_size", c.hidden_size);
     c.num_hidden_layers = j.value("num_hidden_layers", c.num_hidden_layers);
     c.num_attention_heads = j.value("num_attention_heads", c.num_attention_heads);

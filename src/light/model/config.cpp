@@ -1,9 +1,12 @@
 #include "light/model/config.h"
 
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "light/util/error.h"
 #include "light/util/fs.h"
+#include "light/util/json.h"
 
 namespace light::model {
 
@@ -15,9 +18,12 @@ void get(const nlohmann::json& j, const char* key, T& out, const std::string& wh
   if constexpr (std::is_same_v<T, bool>) {
     if (!v.is_boolean()) throw Error(where + "." + key + ": expected true or false, got " + v.dump());
   } else if constexpr (std::is_integral_v<T>) {
-    if (!v.is_number_integer()) throw Error(where + "." + key + ": expected an integer, got " + v.dump());
+    if (!v.is_number_integer()) throw Error(where + "." + key + ": expected an integer, got " + v.dump().substr(0, 60));
+    if (v.is_number_unsigned() ? v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<T>::max())
+                               : (v.get<int64_t>() < std::numeric_limits<T>::min() || v.get<int64_t>() > std::numeric_limits<T>::max()))
+      throw Error(where + "." + key + ": " + v.dump() + " is out of range");
   } else {
-    if (!v.is_number()) throw Error(where + "." + key + ": expected a number, got " + v.dump());
+    if (!v.is_number()) throw Error(where + "." + key + ": expected a number, got " + v.dump().substr(0, 60));
   }
   out = v.get<T>();
 }
@@ -53,6 +59,94 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.losses.focal) aux.push_back("focal");
   j["loss"] = {{"aux_losses", aux}, {"focal_alpha", c.focal_alpha}, {"focal_gamma", c.focal_gamma}};
   write_file_atomic(path, j.dump(1) + "\n");
+}
+
+namespace {
+// `field` of `where` must satisfy `ok`, else an error naming both and what is expected.
+void require(bool ok, const std::string& where, const std::string& field, const std::string& expected, const std::string& got) {
+  if (!ok) throw Error(where + ": " + field + ": expected " + expected + ", got " + got);
+}
+void positive(int v, int most, const std::string& where, const std::string& field) {
+  require(v > 0 && v <= most, where, field, "a positive integer up to " + std::to_string(most), std::to_string(v));
+}
+void eps(double v, const std::string& where, const std::string& field) {
+  require(std::isfinite(v) && v > 0 && v < 1, where, field, "a number in (0, 1)", std::to_string(v));
+}
+void dropout(double v, const std::string& where, const std::string& field) {
+  require(std::isfinite(v) && v >= 0 && v < 1, where, field, "a probability in [0, 1)", std::to_string(v));
+}
+void buckets(int bins, int max_distance, const std::string& where, const std::string& bins_field, const std::string& max_field) {
+  require(bins >= 4 && bins <= 4096 && bins % 2 == 0, where, bins_field, "an even number of buckets from 4 to 4096", std::to_string(bins));
+  require(max_distance > bins / 4 && max_distance <= 1 << 20, where, max_field,
+          "a distance above " + bins_field + " / 4 (" + std::to_string(bins / 4) + ")", std::to_string(max_distance));
+}
+}  // namespace
+
+void validate_config(const ModelConfig& c, const std::string& where) {
+  const auto& m = c.layoutlmv3;
+  const std::string l = "layoutlmv3.", p = "poly_encoder.";
+  positive(m.vocab_size, 1 << 24, where, l + "vocab_size");
+  positive(m.hidden_size, 1 << 16, where, l + "hidden_size");
+  positive(m.num_hidden_layers, 1024, where, l + "num_hidden_layers");
+  positive(m.num_attention_heads, 1024, where, l + "num_attention_heads");
+  require(m.hidden_size % m.num_attention_heads == 0, where, l + "num_attention_heads",
+          "a divisor of hidden_size (" + std::to_string(m.hidden_size) + ")", std::to_string(m.num_attention_heads));
+  positive(m.intermediate_size, 1 << 18, where, l + "intermediate_size");
+  require(m.pad_token_id >= 0 && m.pad_token_id < m.vocab_size, where, l + "pad_token_id", "an id below vocab_size",
+          std::to_string(m.pad_token_id));
+  require(m.max_position_embeddings >= m.pad_token_id + 4 && m.max_position_embeddings <= 1 << 20, where,
+          l + "max_position_embeddings", "at least pad_token_id + 4 (positions start after the padding id)",
+          std::to_string(m.max_position_embeddings));
+  positive(m.type_vocab_size, 1 << 16, where, l + "type_vocab_size");
+  require(m.max_2d_position_embeddings >= 1001 && m.max_2d_position_embeddings <= 1 << 20, where,
+          l + "max_2d_position_embeddings", "at least 1001 (boxes are scaled to 0..1000)", std::to_string(m.max_2d_position_embeddings));
+  positive(m.coordinate_size, 1 << 16, where, l + "coordinate_size");
+  positive(m.shape_size, 1 << 16, where, l + "shape_size");
+  require(4 * m.coordinate_size + 2 * m.shape_size == m.hidden_size, where, l + "coordinate_size and shape_size",
+          "4 * coordinate_size + 2 * shape_size = hidden_size (" + std::to_string(m.hidden_size) + ")",
+          std::to_string(4 * m.coordinate_size + 2 * m.shape_size));
+  buckets(m.rel_pos_bins, m.max_rel_pos, where, l + "rel_pos_bins", l + "max_rel_pos");
+  buckets(m.rel_2d_pos_bins, m.max_rel_2d_pos, where, l + "rel_2d_pos_bins", l + "max_rel_2d_pos");
+  positive(m.input_size, 4096, where, l + "input_size");
+  positive(m.patch_size, m.input_size, where, l + "patch_size");
+  require(m.input_size % m.patch_size == 0, where, l + "patch_size",
+          "a divisor of input_size (" + std::to_string(m.input_size) + ")", std::to_string(m.patch_size));
+  require(m.num_channels == 3, where, l + "num_channels", "3 (RGB tiles)", std::to_string(m.num_channels));
+  eps(m.layer_norm_eps, where, l + "layer_norm_eps");
+  eps(m.visual_norm_eps, where, l + "visual_norm_eps");
+  dropout(m.hidden_dropout, where, l + "hidden_dropout_prob");
+  dropout(m.attention_dropout, where, l + "attention_probs_dropout_prob");
+  const auto& q = c.poly;
+  positive(q.emb_dim, 1 << 16, where, p + "emb_dim");
+  require(q.emb_dim == m.hidden_size, where, p + "emb_dim", "layoutlmv3.hidden_size (" + std::to_string(m.hidden_size) + ")",
+          std::to_string(q.emb_dim));
+  positive(q.num_coords, 4096, where, p + "num_coords");
+  positive(q.num_hidden_layers, 1024, where, p + "bert.num_hidden_layers");
+  positive(q.num_attention_heads, 1024, where, p + "bert.num_attention_heads");
+  require(q.emb_dim % q.num_attention_heads == 0, where, p + "bert.num_attention_heads",
+          "a divisor of emb_dim (" + std::to_string(q.emb_dim) + ")", std::to_string(q.num_attention_heads));
+  positive(q.intermediate_size, 1 << 18, where, p + "bert.intermediate_size");
+  require(q.max_position_embeddings >= q.num_coords + 1 && q.max_position_embeddings <= 1 << 20, where,
+          p + "bert.max_position_embeddings", "at least num_coords + 1 (" + std::to_string(q.num_coords + 1) + ")",
+          std::to_string(q.max_position_embeddings));
+  positive(q.type_vocab_size, 1 << 16, where, p + "bert.type_vocab_size");
+  eps(q.bert_layer_norm_eps, where, p + "bert.layer_norm_eps");
+  eps(q.final_layer_norm_eps, where, p + "final_layernorm_eps");
+  dropout(q.hidden_dropout, where, p + "bert.hidden_dropout_prob");
+  dropout(q.attention_dropout, where, p + "bert.attention_probs_dropout_prob");
+  eps(c.fusion_layer_norm_eps, where, "fusion_layernorm_eps");
+  dropout(c.fusion_dropout, where, "fusion_dropout");
+  require(std::isfinite(c.focal_alpha) && c.focal_alpha >= 0 && c.focal_alpha <= 1, where, "loss.focal_alpha", "a number in [0, 1]",
+          std::to_string(c.focal_alpha));
+  require(std::isfinite(c.focal_gamma) && c.focal_gamma >= 0 && c.focal_gamma <= 100, where, "loss.focal_gamma",
+          "a number in [0, 100]", std::to_string(c.focal_gamma));
+}
+
+void check_max_length(int max_length, const ModelConfig& config, const std::string& where) {
+  const int most = config.layoutlmv3.max_position_embeddings - config.layoutlmv3.pad_token_id - 1;
+  if (max_length < 3 || max_length > most)
+    throw Error(where + ": expected 3 to " + std::to_string(most) + " tokens (the model's position table holds " +
+                std::to_string(config.layoutlmv3.max_position_embeddings) + "), got " + std::to_string(max_length));
 }
 
 ModelConfig preset_config(const std::string& name, int vocab_size) {
@@ -96,14 +190,18 @@ namespace {
 ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path);
 nlohmann::json read_json(const std::string& path) {
   try {
-    return nlohmann::json::parse(read_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(path + ": not valid JSON: " + e.what());
+    return parse_json(read_file(path), path);
+  } catch (const JsonError& e) {
+    throw Error(e.what());
   }
 }
 }  // namespace
 
 ModelConfig read_model_config(const std::string& path) { return parse_model_config(read_json(path), path); }
+
+ModelConfig model_config_from_text(const std::string& text, const std::string& path) {
+  return parse_model_config(parse_json(text, path), path);
+}
 
 ModelConfig config_from_layoutlmv3(const std::string& path) {
   nlohmann::json hf = read_json(path);
@@ -191,16 +289,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     if (!j["modalities"].is_string()) throw Error(path + ": modalities: expected \"G\", \"L\", \"LI\" or \"LIG\"");
     c.modalities = parse_modalities(j["modalities"].get<std::string>());
   }
-  const auto& m = c.layoutlmv3;
-  if (m.hidden_size % m.num_attention_heads != 0)
-    throw Error(path + ": layoutlmv3.hidden_size must be a multiple of num_attention_heads");
-  if (4 * m.coordinate_size + 2 * m.shape_size != m.hidden_size)
-    throw Error(path + ": layoutlmv3: 4 * coordinate_size + 2 * shape_size must equal hidden_size");
-  if (c.poly.emb_dim != m.hidden_size) throw Error(path + ": poly_encoder.emb_dim must equal layoutlmv3.hidden_size");
-  if (c.poly.emb_dim % c.poly.num_attention_heads != 0)
-    throw Error(path + ": poly_encoder.bert.hidden_size must be a multiple of num_attention_heads");
-  if (c.poly.max_position_embeddings < c.poly.num_coords + 1)
-    throw Error(path + ": poly_encoder.bert.max_position_embeddings must be at least num_coords + 1");
+  validate_config(c, path);
   return c;
 }
 }  // namespace

@@ -61,6 +61,13 @@ struct ModelConfig {
 // Reads config.json; missing keys keep the defaults above; wrong types or inconsistent sizes are a
 // light::Error naming the file and the key.
 ModelConfig read_model_config(const std::string& path);
+// The same from the file's text (`path` names it in errors).
+ModelConfig model_config_from_text(const std::string& text, const std::string& path);
+// Every field in range (positive sizes, heads dividing widths, patch_size dividing input_size,
+// eps > 0, ...); light::Error "WHERE: FIELD: expected ..., got ..." otherwise. read_model_config calls it.
+void validate_config(const ModelConfig& config, const std::string& where);
+// --max-length fits the model's position table: 3 <= L <= max_position_embeddings - pad_token_id - 1.
+void check_max_length(int max_length, const ModelConfig& config, const std::string& where = "--max-length");
 
 // Writes a model folder's config.json (the format read_model_config reads).
 void write_model_config(const std::string& path, const ModelConfig& config);

@@ -47,6 +47,7 @@ maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string
   torch::NoGradGuard no_grad;
   const torch::Device dev = pick_device(opt.device);
   LightTextLinking model = load_model(model_dir);
+  check_max_length(opt.max_length, model->config);
   model->to(dev);
   const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir);
   const int64_t vocab = model->config.layoutlmv3.vocab_size;
@@ -73,8 +74,8 @@ maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string
     std::vector<std::vector<int>> phrases;  // in source indices
     std::vector<char> placed(all.size(), 0);
     if (n > 0) {
-      const std::vector<float> pv = image::pixel_values(image::pil_resize_bilinear(img, 224, 224));
       const int s = model->config.layoutlmv3.input_size;
+      const std::vector<float> pv = image::pixel_values(image::pil_resize_bilinear(img, s, s));
       const torch::Tensor pixels = torch::from_blob(const_cast<float*>(pv.data()), {1, 3, s, s}).to(dev);
       std::vector<size_t> tokens;
       for (const auto& w : words) tokens.push_back(tokenize(w.text).size());

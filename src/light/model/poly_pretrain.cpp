@@ -1,5 +1,6 @@
 #include "light/model/poly_pretrain.h"
 
+#include <cmath>
 #include <sstream>
 
 #include "light/data/inputs.h"
@@ -21,9 +22,9 @@ PolyLossWeights parse_poly_loss_weights(const std::string& text) {
     try {
       size_t used = 0;
       v = std::stod(value, &used);
-      if (used != value.size() || v < 0) throw std::invalid_argument(value);
+      if (used != value.size() || !(v >= 0) || !std::isfinite(v)) throw std::invalid_argument(value);
     } catch (const std::exception&) {
-      throw Error("--loss-weights: \"" + name + "\": expected a non-negative number, got \"" + value + "\"");
+      throw Error("--loss-weights: \"" + name + "\": expected a finite number >= 0, got \"" + value + "\"");
     }
     if (name == "reconstruct") w.reconstruct = v;
     else if (name == "angle") w.angle = v;

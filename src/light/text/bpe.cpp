@@ -10,6 +10,7 @@
 
 #include "light/util/error.h"
 #include "light/util/fs.h"
+#include "light/util/json.h"
 #include "light/util/utf8.h"
 
 namespace light::text {
@@ -180,34 +181,50 @@ int64_t BpeTokenizer::token_id(const std::string& token) const {
 }
 
 namespace {
+// Token ids index embedding tables: each must be in [0, 2^24).
+constexpr int64_t kMaxTokenId = (int64_t{1} << 24) - 1;
+
 void load_vocab(const nlohmann::json& v, const std::string& where, std::unordered_map<std::string, int64_t>& vocab,
                 std::unordered_map<int64_t, std::string>& ids) {
   if (!v.is_object()) throw Error(where + ": the vocabulary must be a JSON object {token: id}");
   for (auto it = v.begin(); it != v.end(); ++it) {
-    if (!it->is_number_integer()) throw Error(where + ": token \"" + it.key() + "\": id must be an integer, got " + it->dump());
-    vocab[it.key()] = it->get<int64_t>();
-    ids[it->get<int64_t>()] = it.key();
+    if (!it->is_number_integer()) throw Error(where + ": token \"" + it.key() + "\": id must be an integer, got " + it->dump().substr(0, 60));
+    const int64_t id = it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(kMaxTokenId) ? -1 : it->get<int64_t>();
+    if (id < 0 || id > kMaxTokenId)
+      throw Error(where + ": token \"" + it.key() + "\": id must be 0 to " + std::to_string(kMaxTokenId) + ", got " + it->dump());
+    vocab[it.key()] = id;
+    ids[id] = it.key();
   }
   if (vocab.empty()) throw Error(where + ": empty vocabulary");
+}
+
+nlohmann::json parse_or_fail(std::string_view text, const std::string& where) {
+  try {
+    return parse_json(text, where);
+  } catch (const JsonError& e) {
+    throw Error(e.what());
+  }
 }
 }  // namespace
 
 BpeTokenizer BpeTokenizer::from_vocab_merges(const std::string& vocab_json, const std::string& merges_txt) {
+  const std::string vocab_text = read_file(vocab_json);
+  return from_vocab_merges_text(vocab_text, read_file(merges_txt), vocab_json, merges_txt);
+}
+
+BpeTokenizer BpeTokenizer::from_vocab_merges_text(std::string_view vocab_text, std::string_view merges_text,
+                                                  const std::string& vocab_json, const std::string& merges_txt) {
   BpeTokenizer t;
-  nlohmann::json v;
-  try {
-    v = nlohmann::json::parse(read_file(vocab_json));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(vocab_json + ": not valid JSON: " + e.what());
-  }
-  load_vocab(v, vocab_json, t.vocab_, t.id_to_token_);
-  std::ifstream in(merges_txt);
-  if (!in) throw Error(merges_txt + ": cannot read");
-  std::string line;
+  load_vocab(parse_or_fail(vocab_text, vocab_json), vocab_json, t.vocab_, t.id_to_token_);
   size_t lineno = 0;
   int rank = 0;
   bool header = false;
-  while (std::getline(in, line)) {
+  size_t pos = 0;
+  while (pos < merges_text.size()) {
+    size_t end = merges_text.find('\n', pos);
+    if (end == std::string_view::npos) end = merges_text.size();
+    std::string line(merges_text.substr(pos, end - pos));
+    pos = end + 1;
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (lineno == 1 && line.rfind("#version", 0) == 0) header = true;
@@ -223,30 +240,39 @@ BpeTokenizer BpeTokenizer::from_vocab_merges(const std::string& vocab_json, cons
   return t;
 }
 
-std::string BpeTokenizer::write_byte_level(const std::string& dir) {
+namespace {
+std::string byte_level_vocab() {
   nlohmann::json vocab = {{"<s>", 0}, {"<pad>", 1}, {"</s>", 2}};
-  const auto symbols = byte_symbols();
+  const auto symbols = BpeTokenizer::byte_symbols();
   for (int b = 0; b < 256; ++b) vocab[symbols[b]] = 3 + b;
   vocab["<mask>"] = 259;  // masked language modelling (light pretrain)
+  return vocab.dump() + "\n";
+}
+constexpr const char* kByteLevelMerges = "#version: 0.2\n";
+}  // namespace
+
+BpeTokenizer BpeTokenizer::byte_level() {
+  return from_vocab_merges_text(byte_level_vocab(), kByteLevelMerges, "byte-level vocab.json", "byte-level merges.txt");
+}
+
+std::string BpeTokenizer::write_byte_level(const std::string& dir) {
   std::filesystem::create_directories(dir);
-  write_file_atomic(dir + "/vocab.json", vocab.dump() + "\n");
-  write_file_atomic(dir + "/merges.txt", "#version: 0.2\n");
+  write_file_atomic(dir + "/vocab.json", byte_level_vocab());
+  write_file_atomic(dir + "/merges.txt", kByteLevelMerges);
   return dir;
 }
 
-BpeTokenizer BpeTokenizer::from_tokenizer_json(const std::string& path) {
+BpeTokenizer BpeTokenizer::from_tokenizer_json(const std::string& path) { return from_tokenizer_json_text(read_file(path), path); }
+
+BpeTokenizer BpeTokenizer::from_tokenizer_json_text(std::string_view text, const std::string& path) {
   BpeTokenizer t;
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(read_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(path + ": not valid JSON: " + e.what());
-  }
-  if (!j.contains("model") || !j["model"].is_object()) throw Error(path + ": missing \"model\"");
+  const nlohmann::json j = parse_or_fail(text, path);
+  if (!j.is_object() || !j.contains("model") || !j["model"].is_object()) throw Error(path + ": missing \"model\"");
   const auto& m = j["model"];
-  if (m.contains("type") && m["type"] != "BPE") throw Error(path + ": \"model.type\" is " + m["type"].dump() + ", expected \"BPE\"");
+  if (m.contains("type") && m["type"] != "BPE") throw Error(path + ": \"model.type\" is " + m["type"].dump().substr(0, 60) + ", expected \"BPE\"");
   if (!m.contains("vocab") || !m.contains("merges")) throw Error(path + ": \"model\" needs \"vocab\" and \"merges\"");
   load_vocab(m["vocab"], path + ": model.vocab", t.vocab_, t.id_to_token_);
+  if (!m["merges"].is_array()) throw Error(path + ": model.merges: expected a list");
   int rank = 0;
   for (const auto& merge : m["merges"]) {
     std::string key;
@@ -256,12 +282,16 @@ BpeTokenizer BpeTokenizer::from_tokenizer_json(const std::string& path) {
     else throw Error(path + ": model.merges[" + std::to_string(rank) + "]: expected \"a b\" or [\"a\", \"b\"]");
     t.ranks_.emplace(key, rank++);
   }
-  if (j.contains("added_tokens") && j["added_tokens"].is_array())
-    for (const auto& a : j["added_tokens"])
-      if (a.contains("content") && a.contains("id")) {
-        t.vocab_[a["content"].get<std::string>()] = a["id"].get<int64_t>();
-        t.id_to_token_[a["id"].get<int64_t>()] = a["content"].get<std::string>();
-      }
+  if (j.contains("added_tokens")) {
+    if (!j["added_tokens"].is_array()) throw Error(path + ": added_tokens: expected a list");
+    size_t k = 0;
+    for (const auto& a : j["added_tokens"]) {
+      const std::string at = path + ": added_tokens[" + std::to_string(k++) + "]";
+      if (!a.is_object() || !a.contains("content") || !a.contains("id") || !a["content"].is_string())
+        throw Error(at + ": expected {\"content\": \"...\", \"id\": N}");
+      load_vocab(nlohmann::json{{a["content"].get<std::string>(), a["id"]}}, at, t.vocab_, t.id_to_token_);
+    }
+  }
   return t;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +22,12 @@ class BpeTokenizer {
   static BpeTokenizer from_folder(const std::string& dir);
   static BpeTokenizer from_vocab_merges(const std::string& vocab_json, const std::string& merges_txt);
   static BpeTokenizer from_tokenizer_json(const std::string& path);
+  // The same from the files' text (`vocab_json`, `merges_txt`, `path` name them in errors).
+  static BpeTokenizer from_vocab_merges_text(std::string_view vocab_text, std::string_view merges_text,
+                                             const std::string& vocab_json, const std::string& merges_txt);
+  static BpeTokenizer from_tokenizer_json_text(std::string_view text, const std::string& path);
+  // The byte-level vocabulary write_byte_level writes, in memory.
+  static BpeTokenizer byte_level();
 
   // Pre-tokenises and BPE-encodes `text` as is (no special tokens, no added space).
   std::vector<int64_t> encode(const std::string& text) const;

@@ -24,6 +24,7 @@
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
 
@@ -70,7 +71,7 @@ void read_pretrain_options(const std::string& run_dir, PretrainOptions& o) {
   const std::string path = run_dir + "/options.json";
   if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain run (no options.json) (--resume)");
   try {
-    const auto j = nlohmann::json::parse(read_file(path));
+    const auto j = parse_json(read_file(path), path);
     o.data = j.at("data"), o.images = j.at("images"), o.tokenizer = j.at("tokenizer"), o.config = j.at("config");
     o.init = j.at("init"), o.init_poly = j.at("init_poly"), o.image_tokenizer = j.at("image_tokenizer");
     o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size"), o.log_every = j.at("log_every");
@@ -94,8 +95,9 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
       opt.codebook_size <= 1 || opt.codebook_tiles <= 0 || opt.codebook_iterations <= 0)
     throw Error("pretrain: --max-steps, --batch-size, --log-every, --checkpoint-every, --codebook-tiles and --codebook-iterations "
                 "must be positive, --max-length at least 4 and --codebook-size at least 2");
+  check_optimiser(opt.lr, opt.weight_decay, opt.warmup_ratio);
   DataParallel dp(opt.distributed);
-  NewRunFolder new_run(opt.out_dir, !opt.resume && !fs::exists(opt.out_dir));
+  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, dp.root());
   const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
@@ -106,11 +108,12 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   if (opt.resume && !fs::exists(opt.out_dir + "/options.json")) throw Error(opt.out_dir + ": not a pretrain run (--resume)");
   // "bytes": the byte-level vocabulary, written into the run (a resumed run keeps the one it has).
   const bool bytes = opt.tokenizer == "bytes" && !fs::exists(opt.tokenizer);
-  const std::string tokenizer_dir = !bytes ? opt.tokenizer
-                                    : opt.resume && fs::exists(opt.out_dir + "/tokenizer/vocab.json")
-                                        ? opt.out_dir + "/tokenizer"
-                                        : text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer");
-  const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(tokenizer_dir);
+  const std::string run_tokenizer = opt.out_dir + "/tokenizer";
+  const bool run_has_tokenizer = opt.resume && fs::exists(run_tokenizer + "/vocab.json");
+  const std::string tokenizer_dir = !bytes ? opt.tokenizer : run_tokenizer;
+  const text::BpeTokenizer tok = !bytes              ? text::BpeTokenizer::from_folder(opt.tokenizer)
+                                 : run_has_tokenizer ? text::BpeTokenizer::from_folder(run_tokenizer)
+                                                     : text::BpeTokenizer::byte_level();
   data::LightPretrainOptions so;
   so.max_length = opt.max_length;
   so.mask_id = tok.token_id("<mask>");
@@ -127,11 +130,12 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   // The relative-position tables train unless a transformer comes with --init (as fine-tuning's auto).
   config.layoutlmv3.train_relative_bias = init.kind == InitWeights::None || init.kind == InitWeights::Poly;
   const bool sinusoid = sinusoid_layout(opt.layout_init, init, "--layout-init");
+  model::check_max_length(opt.max_length, config);
   const int S = config.layoutlmv3.input_size, patch = config.layoutlmv3.patch_size;
   so.grid = S / patch;
 
-  // The image tokenizer: given, the run's own (resume), or trained now on the run's first tiles.
-  fs::create_directories(opt.out_dir);
+  run.create();
+  if (bytes && !run_has_tokenizer) text::BpeTokenizer::write_byte_level(run_tokenizer);
   // The image tokenizer: a BEiT folder; a codebook file; the run's own (resume); or one trained now
   // on the run's first tiles.
   const bool beit = !opt.image_tokenizer.empty() && model::is_beit_folder(opt.image_tokenizer);
@@ -189,11 +193,18 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
     model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
     torch::load(optimizer, last + "/optimizer.pt");
-    const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
-    step = j.at("step"), log_lines = j.at("log_lines");
-    first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
+    const std::string state_path = last + "/state.json";
+    try {
+      const auto j = parse_json(read_file(state_path), state_path);
+      step = j.at("step"), log_lines = j.at("log_lines");
+      first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
+      sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums");
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(state_path + ": " + e.what());
+    }
+    if (step < 0 || log_lines < 0 || in_sums < 0 || sums.size() != 4)
+      throw Error(state_path + ": not a state this run can have written (step " + std::to_string(step) + "); it was edited or damaged");
     log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", log_lines);
-    sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums");
   }
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
@@ -202,7 +213,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   PretrainSummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
-  new_run.keep();  // from here on the folder holds a resumable run
+  run.keep();  // from here on the folder holds a resumable run
   Progress bar("pretrain", static_cast<size_t>(opt.max_steps - step), "steps");
   net->train();
   while (step < opt.max_steps) {
@@ -237,6 +248,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     const model::PretrainLosses L = net->losses(batch, &global);
     drop_gradients(optimizer);
     L.total.backward();
+    check_finite_loss(L.total.item<double>(), "pretrain", "step " + std::to_string(step + 1));
     dp.sum_gradients(*net);
     optimizer.step();
     std::vector<double> parts{L.sums[0].item<double>(), L.sums[1].item<double>(), L.sums[2].item<double>()};

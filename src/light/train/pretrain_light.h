@@ -28,6 +28,7 @@ struct PretrainOptions {
   uint64_t seed = 4321;
   std::string device = "cpu";
   bool progress = false, resume = false;
+  bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
   DistributedOptions distributed;
   long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };

@@ -19,6 +19,7 @@
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
 
@@ -81,7 +82,7 @@ void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions&
   const std::string path = run_dir + "/options.json";
   if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain-poly run (no options.json) (--resume)");
   try {
-    const auto j = nlohmann::json::parse(read_file(path));
+    const auto j = parse_json(read_file(path), path);
     o.data = j.at("data"), o.images = j.at("images"), o.config = j.at("config"), o.init = j.at("init");
     o.loss_weights = j.at("loss_weights"), o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size");
     o.log_every = j.at("log_every"), o.checkpoint_every = j.at("checkpoint_every"), o.max_polygons = j.at("max_polygons");
@@ -100,8 +101,9 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   const torch::Device dev = model::pick_device(opt.device);
   if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
     throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
+  check_optimiser(opt.lr, opt.weight_decay, opt.warmup_ratio);
   DataParallel dp(opt.distributed);
-  NewRunFolder new_run(opt.out_dir, !opt.resume && !fs::exists(opt.out_dir));
+  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, dp.root());
   const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
@@ -115,7 +117,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   FusedAdamW optimizer(net->parameters(),
                        torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
-  fs::create_directories(opt.out_dir);
+  run.create();
   const std::string log_path = opt.out_dir + "/log.jsonl";
   std::string log_text;
   long step = 0, log_lines = 0;
@@ -129,11 +131,18 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
     if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
     model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
     torch::load(optimizer, last + "/optimizer.pt");
-    const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
-    step = j.at("step"), log_lines = j.at("log_lines");
-    first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
+    const std::string state_path = last + "/state.json";
+    try {
+      const auto j = parse_json(read_file(state_path), state_path);
+      step = j.at("step"), log_lines = j.at("log_lines");
+      first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
+      sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums"), empty_batches = j.at("empty_batches");
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(state_path + ": " + e.what());
+    }
+    if (step < 0 || log_lines < 0 || in_sums < 0 || empty_batches < 0 || sums.size() != 8)
+      throw Error(state_path + ": not a state this run can have written (step " + std::to_string(step) + "); it was edited or damaged");
     log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", log_lines);
-    sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums"), empty_batches = j.at("empty_batches");
   }
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
@@ -144,7 +153,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   PretrainPolySummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
-  new_run.keep();  // from here on the folder holds a resumable run
+  run.keep();  // from here on the folder holds a resumable run
   Progress bar("pretrain-poly", static_cast<size_t>(opt.max_steps - step), "steps");
   net->train();
   while (step < opt.max_steps) {
@@ -175,6 +184,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
         const model::PolyLosses L = net->losses(ptrs, weights, dev, &global);
         L.total.backward();
         for (size_t k = 0; k < 7; ++k) parts[k] = L.sums[k].item<double>();
+        check_finite_loss(L.total.item<double>(), "pretrain-poly", "step " + std::to_string(step + 1));
       }
       dp.sum_gradients(*net);
       optimizer.step();

@@ -1,6 +1,7 @@
 #include "light/train/run_files.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <numeric>
 #include <random>
@@ -14,6 +15,7 @@
 #include "light/model/checkpoint.h"
 #include "light/model/poly_pretrain.h"
 #include "light/util/error.h"
+#include "light/util/json.h"
 #include "light/util/fs.h"
 
 
@@ -78,6 +80,28 @@ void load_cpu_rng(const std::string& path) {
   gen.set_state(rng);
 }
 
+void check_range(double value, double lo, double hi, const std::string& option) {
+  if (!(std::isfinite(value) && value >= lo && value <= hi)) {
+    std::ostringstream m;
+    m << option << ": expected a number from " << lo << " to " << hi << ", got " << value;
+    throw Error(m.str());
+  }
+}
+
+void check_optimiser(double lr, double weight_decay, double warmup_ratio) {
+  check_range(lr, 0, 1, "--lr");  // 0 freezes the weights (a dry run of the loop)
+  check_range(weight_decay, 0, 1, "--weight-decay");
+  check_range(warmup_ratio, 0, 1, "--warmup-ratio");
+}
+
+void check_finite_loss(double loss, const std::string& what, const std::string& at) {
+  if (std::isfinite(loss)) return;
+  std::ostringstream m;
+  m << what << ": the loss is " << loss << " at " << at
+    << "; the run stops (a lower --lr may help) and keeps its last checkpoint (--resume continues from it)";
+  throw Error(m.str());
+}
+
 std::string first_lines(const std::string& text, long count) {
   std::istringstream in(text);
   std::string line, out;
@@ -92,7 +116,7 @@ void draw_loss_curves(const std::string& log_text, const std::vector<std::string
   std::istringstream in(log_text);
   std::string line;
   while (std::getline(in, line)) {
-    const auto j = nlohmann::json::parse(line);
+    const auto j = parse_json(line, "log line");
     for (size_t k = 0; k < names.size(); ++k) {
       series[k].x.push_back(j["step"].get<double>());
       const double v = j.contains(names[k]) && j[names[k]].is_number() ? j[names[k]].get<double>() : NAN;
@@ -103,11 +127,30 @@ void draw_loss_curves(const std::string& log_text, const std::vector<std::string
                                {parts_title, "step", std::vector<image::Series>(series.begin() + 1, series.end()), -1, true}});
 }
 
-NewRunFolder::~NewRunFolder() {
-  if (!active_) return;
-  try {
-    remove_tree(dir_);
-  } catch (const std::exception&) {  // the setup's own error is the one to report
+RunFolder::RunFolder(std::string dir, bool resume, bool overwrite, bool root)
+    : dir_(std::move(dir)), resume_(resume), overwrite_(overwrite), root_(root) {
+  if (dir_.empty()) throw Error("--out: a run folder is required");
+  if (resume_ && overwrite_) throw Error("--overwrite: not with --resume (a resumed run keeps its folder)");
+  // The root rank alone checks: the other ranks of a data-parallel run may start after it has begun
+  // to fill the folder (and stop with it when it refuses).
+  if (!resume_ && root_) check_new_output_folder("--out", dir_, overwrite_, "continue the run with --resume " + dir_);
+}
+
+void RunFolder::create() {
+  if (resume_) return;
+  made_ = !fs::exists(dir_);
+  if (overwrite_ && root_) clear_output_folder(dir_);
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) throw Error(dir_ + " (--out): cannot create the run folder: " + ec.message());
+}
+
+RunFolder::~RunFolder() {
+  if (!active_ || resume_ || !root_) return;
+  try {  // the setup's own error is the one to report
+    if (made_) remove_tree(dir_);
+    else clear_output_folder(dir_);
+  } catch (const std::exception&) {
   }
 }
 
@@ -137,8 +180,9 @@ InitWeights read_init(const std::string& init) {
   if (init.empty() || init == "none") return w;
   const fs::path p(init);
   if (fs::is_directory(p) && fs::exists(p / "config.json")) {
-    const auto j = nlohmann::json::parse(read_file((p / "config.json").string()));
-    if (j.value("model_type", "") == "layoutlmv3") {
+    const std::string cfg = (p / "config.json").string();
+    const auto j = parse_json(read_file(cfg), cfg);
+    if (j.is_object() && j.contains("model_type") && j["model_type"] == "layoutlmv3") {
       w.kind = InitWeights::HuggingFace;
       w.path = init;
       return w;

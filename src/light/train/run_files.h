@@ -37,6 +37,14 @@ void check_resume_world_size(int saved, int now, const std::string& options_path
 void save_cpu_rng(const std::string& path);
 void load_cpu_rng(const std::string& path);
 
+// Throws light::Error naming `option` unless `value` is a finite number in [lo, hi].
+void check_range(double value, double lo, double hi, const std::string& option);
+// The optimiser's numbers: --lr, --weight-decay and a warm-up ratio, each in [0, 1].
+void check_optimiser(double lr, double weight_decay, double warmup_ratio = 0);
+// Throws light::Error (the run stops; its last checkpoint stays the last good one) when a loss is not
+// finite: "WHAT: the loss is VALUE at STEP; the run stops (lower --lr?) and keeps its last checkpoint".
+void check_finite_loss(double loss, const std::string& what, const std::string& at);
+
 // The first `count` lines of `text` (the log lines a checkpoint covers).
 std::string first_lines(const std::string& text, long count);
 
@@ -45,20 +53,24 @@ std::string first_lines(const std::string& text, long count);
 void draw_loss_curves(const std::string& log_text, const std::vector<std::string>& names, const std::string& parts_title,
                       const std::string& path);
 
-// A run folder that this run's setup creates is removed again when the setup fails (bad --config,
-// tokenizer, checkpoint, ...), so a failed command leaves nothing behind; keep() once training starts.
-// Inactive when the folder existed before (a resume, or a folder the user made).
-class NewRunFolder {
+// A training command's run folder (--out). A new run refuses a folder that exists and holds anything,
+// naming --resume and --overwrite, before anything is read; nothing is written into it until create(),
+// which the setup calls once every input has been read and checked (with --overwrite, the old contents
+// go only then). A setup that fails after create() leaves the folder as create() made it: removed when
+// this run made it, else empty. keep() once training starts. A resumed run's folder is left alone.
+class RunFolder {
  public:
-  NewRunFolder(std::string dir, bool active) : dir_(std::move(dir)), active_(active) {}
-  ~NewRunFolder();
-  NewRunFolder(const NewRunFolder&) = delete;
-  NewRunFolder& operator=(const NewRunFolder&) = delete;
+  // Only the root rank (`root`) empties an overwritten folder or removes a failed one.
+  RunFolder(std::string dir, bool resume, bool overwrite, bool root = true);
+  ~RunFolder();
+  RunFolder(const RunFolder&) = delete;
+  RunFolder& operator=(const RunFolder&) = delete;
+  void create();
   void keep() { active_ = false; }
 
  private:
   std::string dir_;
-  bool active_;
+  bool resume_, overwrite_, root_, made_ = false, active_ = true;
 };
 
 // The tiles of a step-based run (both pretraining loops): the g-th tile drawn is order[g % n] of epoch

@@ -29,6 +29,7 @@
 #include "light/text/bpe.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
+#include "light/util/json.h"
 #include "light/util/progress.h"
 
 namespace light::train {
@@ -45,13 +46,14 @@ struct Example {
   std::vector<float> pixels;
 };
 
-std::vector<Example> load_examples(const maptext::Dataset& data, const std::string& images, const std::string& source) {
+std::vector<Example> load_examples(const maptext::Dataset& data, const std::string& images, const std::string& source,
+                                   int image_size) {
   std::vector<Example> out;
   for (const auto& tile : data) {
     const image::RgbImage img = image::read_rgb(image::find_tile_image(images, tile.image));
     if (data::select_words(tile, img.width, img.height, {}).empty())
       throw Error(source + ": image \"" + tile.image + "\": no usable word (all illegible, truncated or without area)");
-    out.push_back({&tile, img.width, img.height, image::pixel_values(image::pil_resize_bilinear(img, 224, 224))});
+    out.push_back({&tile, img.width, img.height, image::pixel_values(image::pil_resize_bilinear(img, image_size, image_size))});
   }
   if (out.empty()) throw Error(source + ": no tiles");
   return out;
@@ -137,11 +139,20 @@ RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const 
   model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
   torch::load(optimizer, last + "/optimizer.pt");
   load_cpu_rng(last + "/rng.pt");
-  const auto j = nlohmann::json::parse(read_file(last + "/state.json"));
+  const std::string state_path = last + "/state.json";
   RunState st;
-  st.epoch = j["epoch"], st.no_improve = j["no_improve"], st.plateau = j["plateau"], st.best_epoch = j["best_epoch"];
-  st.best = j["best"].is_null() ? INFINITY : j["best"].get<double>();
-  st.lr = j["lr"], st.best_edges_fscore = j["best_edges_fscore"], st.first_train_loss = j["first_train_loss"];
+  try {
+    const auto j = parse_json(read_file(state_path), state_path);
+    st.epoch = j.at("epoch"), st.no_improve = j.at("no_improve"), st.plateau = j.at("plateau"), st.best_epoch = j.at("best_epoch");
+    st.best = j.at("best").is_null() ? INFINITY : j.at("best").get<double>();
+    st.lr = j.at("lr"), st.best_edges_fscore = j.at("best_edges_fscore"), st.first_train_loss = j.at("first_train_loss");
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(state_path + ": " + e.what());
+  }
+  if (st.epoch < 0 || st.no_improve < 0 || st.plateau < 0 || st.best_epoch < 0 || st.best_epoch > st.epoch ||
+      !(std::isfinite(st.lr) && st.lr > 0))
+    throw Error(state_path + ": not a state this run can have written (epoch " + std::to_string(st.epoch) + ", best_epoch " +
+                std::to_string(st.best_epoch) + ", lr " + std::to_string(st.lr) + "); it was edited or damaged");
   for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(st.lr);
   return st;
 }
@@ -156,7 +167,7 @@ void draw_curves(const std::string& log_text, int best_epoch, const std::string&
   std::istringstream in(log_text);
   std::string line;
   while (std::getline(in, line)) {
-    const auto j = nlohmann::json::parse(line);
+    const auto j = parse_json(line, "log line");
     const double e = j["epoch"];
     for (auto [series, key] : {std::pair{&train, "train_loss"}, {&val, "val_loss"}, {&r, "edges_recall"},
                                {&p, "edges_precision"}, {&f, "edges_fscore"}}) {
@@ -187,7 +198,7 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
   if (!fs::exists(path)) throw Error(run_dir + ": not a training run (no options.json) (--resume)");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_file(path));
+    j = parse_json(read_file(path), path);
     o.train_json = j.at("train"), o.train_images = j.at("train_images"), o.val_json = j.at("val"),
     o.val_images = j.at("val_images"), o.tokenizer_dir = j.at("tokenizer"), o.init = j.at("init"),
     o.config = j.at("config"), o.modalities = j.at("modalities"), o.bidirection = j.at("bidirection"),
@@ -211,22 +222,27 @@ TrainSummary train(const TrainOptions& opt) {
   torch::manual_seed(opt.seed);
   const torch::Device dev = model::pick_device(opt.device);
   DataParallel dp(opt.distributed);
-  NewRunFolder new_run(opt.out_dir, !opt.resume && !fs::exists(opt.out_dir));
+  if (opt.max_epochs < 1) throw Error("--max-epochs: expected at least 1, got " + std::to_string(opt.max_epochs));
+  if (opt.batch_size < 1) throw Error("--batch-size: expected at least 1, got " + std::to_string(opt.batch_size));
+  if (opt.warmup_steps < 0) throw Error("--warmup-steps: expected 0 or more, got " + std::to_string(opt.warmup_steps));
+  if (opt.lr_patience < 0 || opt.stop_patience < 0) throw Error("--lr-patience and --stop-patience: expected 0 or more");
+  check_optimiser(opt.lr, opt.weight_decay);
+  check_range(opt.min_lr, 0, 1, "min_lr");
+  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, dp.root());
   const bool root = dp.root();
   // The data first: a bad file stops the run before anything is written.
   const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
   const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
-  const auto train_ex = load_examples(train_data, opt.train_images, opt.train_json);
-  const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json);
   if (opt.tokenizer_dir.empty())
     throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
-  // "bytes": the byte-level vocabulary, written into the run (a resumed run keeps the one it has).
+  // "bytes": the byte-level vocabulary, written into the run once it is created (a resumed run keeps
+  // the one it has).
   const bool bytes = opt.tokenizer_dir == "bytes" && !fs::exists(opt.tokenizer_dir);
-  const std::string tokenizer_dir = !bytes ? opt.tokenizer_dir
-                                    : opt.resume && fs::exists(opt.out_dir + "/tokenizer/vocab.json")
-                                        ? opt.out_dir + "/tokenizer"
-                                        : text::BpeTokenizer::write_byte_level(opt.out_dir + "/tokenizer");
-  const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(tokenizer_dir);
+  const std::string run_tokenizer = opt.out_dir + "/tokenizer";
+  const bool run_has_tokenizer = opt.resume && fs::exists(run_tokenizer + "/vocab.json");
+  const text::BpeTokenizer tok = !bytes              ? text::BpeTokenizer::from_folder(opt.tokenizer_dir)
+                                 : run_has_tokenizer ? text::BpeTokenizer::from_folder(run_tokenizer)
+                                                     : text::BpeTokenizer::byte_level();
   model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
                                                       : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
   config.modalities = model::parse_modalities(opt.modalities);
@@ -242,6 +258,9 @@ TrainSummary train(const TrainOptions& opt) {
     throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
                 std::to_string(config.layoutlmv3.vocab_size));
   const bool sinusoid = sinusoid_layout(opt.layout_init, init, "--layout-init");
+  model::check_max_length(opt.max_length, config);
+  const auto train_ex = load_examples(train_data, opt.train_images, opt.train_json, config.layoutlmv3.input_size);
+  const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json, config.layoutlmv3.input_size);
   LightTextLinking net(config);
   initialise(*net, *net->light, net->config, init);
   if (sinusoid) model::init_layout_tables_sinusoid(*net->light);
@@ -254,7 +273,10 @@ TrainSummary train(const TrainOptions& opt) {
   const int image_size = config.layoutlmv3.input_size;
 
   FusedAdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
-  fs::create_directories(opt.out_dir);
+  run.create();
+  const std::string tokenizer_dir = !bytes ? opt.tokenizer_dir
+                                    : run_has_tokenizer ? run_tokenizer
+                                                        : text::BpeTokenizer::write_byte_level(run_tokenizer);
   const std::string log_path = opt.out_dir + "/log.jsonl";
   std::string log_text;
   TrainSummary s;
@@ -275,7 +297,7 @@ TrainSummary train(const TrainOptions& opt) {
   const size_t B = static_cast<size_t>(std::max(1, opt.batch_size)), W = static_cast<size_t>(dp.world_size());
   const size_t R = static_cast<size_t>(dp.rank());
   long steps_done = 0;
-  new_run.keep();  // from here on the folder holds a resumable run
+  run.keep();  // from here on the folder holds a resumable run
   for (int epoch = st.epoch + 1; epoch <= opt.max_epochs && no_improve < opt.stop_patience; ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
     // Train: tiles and words in a fresh seeded order each epoch.
@@ -303,8 +325,10 @@ TrainSummary train(const TrainOptions& opt) {
         const model::Outputs o = net->forward(p.batch);
         loss = o.tiles[0].total_loss(config.losses);
         for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
-        loss.backward();
         step_loss = loss.item<double>();
+        if (opt.nan_loss_at_step >= 0 && steps_done + 1 == opt.nan_loss_at_step) step_loss = NAN;
+        check_finite_loss(step_loss, "train", "epoch " + std::to_string(epoch) + ", step " + std::to_string(st + 1));
+        loss.backward();
       }
       if (opt.warmup_steps > 0) {  // linear warm-up over the first optimizer steps of the run
         const double global = static_cast<double>((epoch - 1) * steps + st + 1);
@@ -313,7 +337,8 @@ TrainSummary train(const TrainOptions& opt) {
       }
       dp.sum_gradients(*net);  // the batch loss is a sum over tiles: so is its gradient across ranks
       optimizer.step();
-      if (opt.interrupt_after_steps >= 0 && ++steps_done >= opt.interrupt_after_steps)
+      ++steps_done;
+      if (opt.interrupt_after_steps >= 0 && steps_done >= opt.interrupt_after_steps)
         throw Error("training interrupted after " + std::to_string(steps_done) + " step(s) (test hook)");
       train_loss += step_loss;
       if (opt.progress && root) bar.add();

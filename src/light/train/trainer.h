@@ -38,8 +38,10 @@ struct TrainOptions {
   // Continue the run in out_dir from its last completed epoch (model, optimizer, counters, random
   // state): the result equals an uninterrupted run's.
   bool resume = false;
+  bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
   // Tests only: throw after this many optimizer steps (counted from this call), as if killed there.
   long interrupt_after_steps = -1;
+  long nan_loss_at_step = -1;  // tests only: the loss of this step (counted from 1 in this call) reads NaN
 };
 
 // RUN/options.json: what a run was started with, so that `--resume RUN/` needs nothing else.

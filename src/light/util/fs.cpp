@@ -1,18 +1,30 @@
 #include "light/util/fs.h"
 
+#include <atomic>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "light/util/error.h"
 
 namespace light {
+
+namespace detail {
+std::function<void(const std::string&)> after_temp_written;
+bool force_named_temp = false;
+}  // namespace detail
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -23,22 +35,178 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-void write_file_atomic(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
-  bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
-  ok = (std::fflush(f) == 0) && ok;
-  ok = (::fsync(::fileno(f)) == 0) && ok;
-  const int saved_errno = errno;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    std::remove(tmp.c_str());
-    throw Error(path + ": cannot write: " + std::strerror(saved_errno));
+namespace {
+
+// Named temporary files alive right now, removed by the signal handler when SIGINT, SIGTERM or
+// SIGHUP ends the process mid-write. Fixed slots of malloc'd strings: the handler only loads and unlinks.
+constexpr int kTempSlots = 64;
+std::atomic<char*> g_temps[kTempSlots];
+struct sigaction g_previous[3];
+constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+void remove_temps_and_reraise(int sig) {
+  for (auto& slot : g_temps)
+    if (char* p = slot.load()) ::unlink(p);
+  for (int k = 0; k < 3; ++k)
+    if (kSignals[k] == sig) ::sigaction(sig, &g_previous[k], nullptr);
+  ::raise(sig);
+}
+
+void install_handlers_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (int k = 0; k < 3; ++k) {
+      struct sigaction old {};
+      ::sigaction(kSignals[k], nullptr, &old);
+      g_previous[k] = old;
+      if (old.sa_handler == SIG_IGN) continue;  // e.g. SIGHUP under nohup: stays ignored
+      struct sigaction sa {};
+      sa.sa_handler = remove_temps_and_reraise;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(kSignals[k], &sa, nullptr);
+    }
+  });
+}
+
+// Registers a temporary path for removal on a fatal signal for as long as it lives.
+class TempRegistration {
+ public:
+  explicit TempRegistration(const std::string& path) {
+    install_handlers_once();
+    char* copy = ::strdup(path.c_str());
+    for (auto& s : g_temps) {
+      char* expected = nullptr;
+      if (s.compare_exchange_strong(expected, copy)) {
+        slot_ = &s;
+        return;
+      }
+    }
+    std::free(copy);  // every slot busy: no clean-up on a signal for this one
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  ~TempRegistration() {
+    if (slot_) std::free(slot_->exchange(nullptr));
+  }
+  TempRegistration(const TempRegistration&) = delete;
+  TempRegistration& operator=(const TempRegistration&) = delete;
+
+ private:
+  std::atomic<char*>* slot_ = nullptr;
+};
+
+// The final target of a chain of symbolic links (the path itself when it is none).
+std::string follow_links(const std::string& path) {
+  std::string p = path;
+  for (int k = 0; k < 40; ++k) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    std::error_code ec;
+    const std::filesystem::path target = std::filesystem::read_symlink(p, ec);
+    if (ec) throw Error(path + ": cannot write: cannot read the link: " + ec.message());
+    p = target.is_absolute() ? target.string() : (std::filesystem::path(p).parent_path() / target).string();
+  }
+  throw Error(path + ": cannot write: too many levels of symbolic links");
+}
+
+bool write_all(int fd, const std::string& content) {
+  size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+[[noreturn]] void fail_write(const std::string& path, int err) {
+  throw Error(path + ": cannot write: " + std::strerror(err));
+}
+
+// A device, FIFO or socket: written in place.
+void write_in_place(const std::string& shown, const std::string& target, const std::string& content, bool append) {
+  const int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (append ? O_APPEND : 0));
+  if (fd < 0) fail_write(shown, errno);
+  const bool ok = write_all(fd, content);
+  const int err = errno;
+  if (::close(fd) != 0 && ok) fail_write(shown, errno);
+  if (!ok) fail_write(shown, err);
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  if (path == "-") {
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
+      throw Error("standard output: cannot write: " + std::string(std::strerror(errno)));
+    return;
+  }
+  struct stat st {};
+  bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw Error(path + ": cannot write: it is a folder, not a file");
+  // Devices, FIFOs, sockets, and the open files /dev/stdout, /dev/fd/N, /proc/self/fd/N stand for:
+  // written where they are (appending to a regular file, as a shell's >> would be kept).
+  const bool open_file = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  if (exists && (!S_ISREG(st.st_mode) || open_file)) return write_in_place(path, path, content, S_ISREG(st.st_mode));
+  const std::string target = follow_links(path);
+  exists = ::stat(target.c_str(), &st) == 0;
+
+  std::string dir = std::filesystem::path(target).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const std::string tmp = target + ".tmp." + std::to_string(::getpid());
+  int fd = -1;
+  bool named = false;
+#ifdef O_TMPFILE
+  if (!detail::force_named_temp) fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+#endif
+  std::unique_ptr<TempRegistration> registration;
+  if (fd < 0) {  // no O_TMPFILE here (old kernel, some file systems): a named file, removed on a signal
+    registration = std::make_unique<TempRegistration>(tmp);
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) fail_write(path, errno);
+    named = true;
+  }
+  auto give_up = [&](int err) {
+    ::close(fd);
+    if (named) ::unlink(tmp.c_str());
+    fail_write(path, err);
+  };
+  if (!write_all(fd, content)) give_up(errno);
+  if (exists) {  // keep the file's permissions (and, where allowed, its owner)
+    ::fchmod(fd, st.st_mode & 07777);
+    [[maybe_unused]] const int not_ours_to_give = ::fchown(fd, st.st_uid, st.st_gid);
+  }
+  if (::fsync(fd) != 0) give_up(errno);
+  if (!named) {  // give the finished file its temporary name, only now
+    registration = std::make_unique<TempRegistration>(tmp);
+    ::unlink(tmp.c_str());
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      // No /proc: write a named copy instead.
+      ::close(fd);
+      const bool saved = detail::force_named_temp;
+      detail::force_named_temp = true;
+      try {
+        write_file_atomic(target, content);
+      } catch (...) {
+        detail::force_named_temp = saved;
+        throw;
+      }
+      detail::force_named_temp = saved;
+      return;
+    }
+    named = true;
+  }
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    fail_write(path, err);
+  }
+  if (detail::after_temp_written) detail::after_temp_written(tmp);
+  if (std::rename(tmp.c_str(), target.c_str()) != 0) {
     const int e = errno;
-    std::remove(tmp.c_str());
+    ::unlink(tmp.c_str());
     throw Error(path + ": cannot write (rename failed): " + std::strerror(e));
   }
 }
@@ -55,6 +223,50 @@ void remove_tree(const std::string& path) {
     for (const auto& c : children) remove_tree(c);
   }
   if (!fs::remove(path, ec) || ec) throw Error(path + ": cannot remove: " + (ec ? ec.message() : "unknown reason"));
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) != 0 || ::stat(b.c_str(), &sb) != 0) return false;
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+void check_output_is_not_input(const std::string& output_option, const std::string& output,
+                               const std::vector<NamedPath>& inputs) {
+  if (output.empty() || output == "-") return;
+  for (const NamedPath& in : inputs)
+    if (same_file(output, in.path))
+      throw Error(output + " (" + output_option + "): is the input " + in.option + " (" + in.path +
+                  "); write the output elsewhere");
+}
+
+bool folder_has_entries(const std::string& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return false;
+  return !std::filesystem::is_empty(dir, ec) && !ec;
+}
+
+void check_new_output_folder(const std::string& option, const std::string& dir, bool overwrite,
+                             const std::string& resume_hint) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(dir, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_directory(st))
+    throw Error(dir + " (" + option + "): exists and is not a folder");
+  if (overwrite || !folder_has_entries(dir)) return;
+  throw Error(dir + " (" + option + "): already exists and is not empty; " +
+              (resume_hint.empty() ? "" : resume_hint + ", ") +
+              "choose a new folder, or pass --overwrite to replace what it holds");
+}
+
+void clear_output_folder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::vector<std::string> children;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) children.push_back(it->path().string());
+  if (ec) throw Error(dir + ": cannot list the folder: " + ec.message());
+  for (const auto& c : children) remove_tree(c);
 }
 
 }  // namespace light

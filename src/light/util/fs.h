@@ -1,15 +1,23 @@
-// Small file helpers: whole-file reads with clear errors, and atomic writes (write, then rename),
-// so that a failed command never leaves a half-written output behind.
+// Small file helpers: whole-file reads with clear errors, atomic writes, and the guards that keep a
+// command from writing over its own inputs or over an existing run or data set.
 #pragma once
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace light {
 
 // Reads a whole file; throws light::Error("PATH: cannot read: REASON") on failure.
 std::string read_file(const std::string& path);
 
-// Writes `content` to a temporary file beside `path`, flushes it, then renames it over `path`.
-// On any failure the temporary file is removed and light::Error is thrown; `path` is untouched.
+// Writes `content` to `path` so that a reader never sees half of it:
+// - a regular file (or a new one) is replaced whole: the content goes to an unnamed temporary file
+//   beside it (O_TMPFILE; else a named `PATH.tmp.PID`, removed again on SIGINT/SIGTERM/SIGHUP), is
+//   flushed, then renamed over `path`; an existing file keeps its permission bits;
+// - a symbolic link is written through: its final target is replaced, the link stays;
+// - a device, FIFO or socket is written directly (nothing to rename over); "-" is standard output.
+// On any failure nothing is left behind, `path` is untouched and light::Error names `path`.
 void write_file_atomic(const std::string& path, const std::string& content);
 
 // Removes `path` and, for a folder, everything in it (symbolic links themselves, never what they
@@ -17,5 +25,38 @@ void write_file_atomic(const std::string& path, const std::string& content);
 // std::filesystem::remove_all: PyTorch's pip LibTorch exports its own copy of that function, which the
 // dynamic linker may bind instead of libstdc++'s, and that copy crashes (seen with torch 2.11).
 void remove_tree(const std::string& path);
+
+// Whether two paths name the same existing file or folder (same device and inode, links followed).
+bool same_file(const std::string& a, const std::string& b);
+
+// An input of a command, for the output guards: the option that named it and its path.
+struct NamedPath {
+  std::string option;
+  std::string path;
+};
+
+// Throws light::Error when `output` (named by `output_option`) is, by inode, one of `inputs`:
+// "OUTPUT (--out): is the input --words (PATH); write the output elsewhere". Empty paths are skipped.
+void check_output_is_not_input(const std::string& output_option, const std::string& output,
+                               const std::vector<NamedPath>& inputs);
+
+// A folder a command fills from scratch (a training run, a synthetic set, drawings): refused with a
+// message naming `option` when it exists and is not empty, unless `overwrite` (then its old contents
+// are removed by clear_output_folder once the command's setup has succeeded). `resume_hint`, when not
+// empty, is added to the message (e.g. "continue it with --resume RUN").
+void check_new_output_folder(const std::string& option, const std::string& dir, bool overwrite,
+                             const std::string& resume_hint = "");
+// Empties `dir` (keeps the folder itself); nothing when it does not exist.
+void clear_output_folder(const std::string& dir);
+// Whether `dir` exists and holds anything.
+bool folder_has_entries(const std::string& dir);
+
+namespace detail {
+// Test hook: called with the temporary file's path after the content is written and before it is
+// renamed into place (empty when the temporary file has no name yet).
+extern std::function<void(const std::string&)> after_temp_written;
+// Test switch: never use O_TMPFILE (exercise the named temporary file and its signal clean-up).
+extern bool force_named_temp;
+}  // namespace detail
 
 }  // namespace light
