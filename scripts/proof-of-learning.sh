@@ -27,7 +27,7 @@ seed=1
 for split in train val test; do
   count=$(eval echo "\$${split^^}")
   [ -f "$OUT/$split/annotations.json" ] || "$LIGHT" synth --out "$OUT/$split" --count "$count" --seed "$seed" \
-    --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS"
+    --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS" --overwrite
   seed=$((seed + 1))
 done
 
@@ -52,7 +52,7 @@ train_variant() {  # train_variant NAME MODALITIES [extra train args]
   else
     "$LIGHT" train --train "$OUT/train/annotations.json" --train-images "$OUT/train/images" \
       --val "$OUT/val/annotations.json" --val-images "$OUT/val/images" --out "$run" --tokenizer bytes \
-      --config "$CONFIG" --modalities "$modalities" --max-epochs "$EPOCHS" --lr "$LR" --seed 1 --threads "$THREADS" "$@"
+      --config "$CONFIG" --modalities "$modalities" --max-epochs "$EPOCHS" --lr "$LR" --seed 1 --threads "$THREADS" --overwrite "$@"
   fi
   touch "$run/done"
   "$LIGHT" link --model "$run/best" --images "$OUT/test/images" --words "$OUT/test/annotations.json" \
@@ -71,14 +71,14 @@ done
 if [ "$PRETRAIN" = 1 ]; then
   # Unlabelled tiles (their polygons only) -> polygon-encoder pretraining -> LIG fine-tuned from it.
   [ -f "$OUT/unlabelled/annotations.json" ] || "$LIGHT" synth --out "$OUT/unlabelled" --count "$UNLABELLED" \
-    --seed 4 --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS"
+    --seed 4 --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS" --overwrite
   poly="$OUT/runs/poly"
   if [ -f "$poly/final/model.safetensors" ]; then :
   elif [ -f "$poly/last/state.json" ]; then
     "$LIGHT" pretrain-poly --resume "$poly" --threads "$THREADS"
   else
     "$LIGHT" pretrain-poly --data "$OUT/unlabelled/annotations.json" --images "$OUT/unlabelled/images" --out "$poly" \
-      --config "$CONFIG" --max-steps "$POLY_STEPS" --lr "$LR" --log-every 25 --checkpoint-every 100 --threads "$THREADS"
+      --config "$CONFIG" --max-steps "$POLY_STEPS" --lr "$LR" --log-every 25 --checkpoint-every 100 --threads "$THREADS" --overwrite
   fi
   train_variant LIG-poly LIG --init "$poly" && score "LIG, polygon encoder pretrained" "$OUT/LIG-poly.linked.json"
   pre="$OUT/runs/pretrain"
@@ -88,7 +88,7 @@ if [ "$PRETRAIN" = 1 ]; then
   else
     "$LIGHT" pretrain --data "$OUT/unlabelled/annotations.json" --images "$OUT/unlabelled/images" --out "$pre" \
       --config "$CONFIG" --init-poly "$poly" --max-steps "$LIGHT_STEPS" --lr "$LR" --log-every 25 --checkpoint-every 100 \
-      --threads "$THREADS"
+      --threads "$THREADS" --overwrite
   fi
   train_variant LIG-pre LIG --init "$pre" && score "LIG, LIGHT pretrained (polygon encoder, then MLM/MIM/WPA)" "$OUT/LIG-pre.linked.json"
 fi
