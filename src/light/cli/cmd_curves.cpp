@@ -16,7 +16,7 @@ void add_curves_command(CLI::App& app) {
     std::string out;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("curves", "Compare training or pretraining runs: their curves in one PNG, a summary");
+  CLI::App* cmd = app.add_subcommand("curves", full_command_description("curves"));
   cmd->add_option("runs", a->runs, "Run folders (or their log.jsonl files)")->required();
   cmd->add_option("-o,--out", a->out, "PNG to write (none: only the summary)");
   cmd->add_option("--names", a->names, "Legend labels, one a run (default: the folder names)")->delimiter(',');

@@ -21,7 +21,7 @@ void add_draw_command(CLI::App& app) {
     int limit = 0;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("draw", "Draw word polygons and phrase links over the tile images");
+  CLI::App* cmd = app.add_subcommand("draw", full_command_description("draw"));
   cmd->add_option("--words", a->words, "MapText JSON (ground truth or predictions)")->required();
   cmd->add_option("--images", a->images, "Folder holding the tiles (image key, or its basename)")->required();
   cmd->add_option("--out", a->out, "Output folder for the drawings (PNG)")->required();

@@ -16,7 +16,7 @@ void add_forward_command(CLI::App& app) {
     std::string device = "cpu";
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("forward", "Run a model on prepared inputs and write its intermediate outputs");
+  CLI::App* cmd = app.add_subcommand("forward", full_command_description("forward"));
   cmd->add_option("--model", a->model, "Model folder (config.json + model.safetensors)")->required();
   cmd->add_option("--inputs", a->inputs, "Inputs .safetensors (light prepare output, or the parity fixtures)")->required();
   cmd->add_option("--out", a->out, "Output .safetensors")->required();

@@ -10,7 +10,7 @@ namespace light::cli {
 
 void add_info_command(CLI::App& app) {
   auto threads = std::make_shared<int>(0);
-  CLI::App* cmd = app.add_subcommand("info", "Show versions, threads, devices and the BLAS kernel in use");
+  CLI::App* cmd = app.add_subcommand("info", full_command_description("info"));
   cmd->add_option("--threads", *threads, "Threads to configure (0 = all cores)")->capture_default_str();
   cmd->callback([threads] {
     model::set_threads(*threads);

@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/cli/link_args.h"
 #include "light/link/heuristic.h"
-#include "light/model/linker.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
@@ -14,33 +14,10 @@
 namespace light::cli {
 
 namespace {
-struct LinkArgs {
-  std::string method, model, images, tokenizer, device = "cpu", words, out, order = "path";
-  int max_length = 1000;
-  std::vector<double> weights{1.0, 1.0, 1.0};
-  int threads = 0;
-  bool quiet = false;
-};
-
 void run_link(const LinkArgs& a) {
   if (!a.model.empty() == !a.method.empty()) throw Error("light link: give either --model DIR or --method distance|mst");
   check_output_is_not_input("-o/--out", a.out, {{"--words", a.words}, {"--model", a.model}, {"--images", a.images}, {"--tokenizer", a.tokenizer}});
-  if (!a.model.empty()) {
-    if (a.images.empty()) throw Error("--model needs --images DIR (the tiles the words were found on)");
-    model::ModelLinkOptions mo;
-    mo.tokenizer_dir = a.tokenizer;
-    mo.device = a.device;
-    mo.threads = a.threads;
-    mo.max_length = a.max_length;
-    mo.progress = !a.quiet;
-    const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
-    model::ModelLinkReport report;
-    const auto linked = model::link_with_model(data, a.model, a.images, mo, &report);
-    maptext::write_maptext(a.out, linked);
-    std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
-                 report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);
-    return;
-  }
+  if (!a.model.empty()) return run_link_with_model(a);
   link::HeuristicOptions opt;
   opt.method = baselines::parse_method(a.method);
   opt.order = link::parse_order(a.order);

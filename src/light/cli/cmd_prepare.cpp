@@ -17,7 +17,7 @@ void add_prepare_command(CLI::App& app) {
     bool quiet = false;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("prepare", "Write every tile's model inputs (tokens, boxes, polygons, pixels) to safetensors");
+  CLI::App* cmd = app.add_subcommand("prepare", full_command_description("prepare"));
   cmd->add_option("--words", a->words, "MapText JSON")->required();
   cmd->add_option("--images", a->images, "Folder holding the tiles (image key, or its basename)")->required();
   cmd->add_option("--tokenizer", a->tokenizer, "Folder with tokenizer.json, or vocab.json + merges.txt")->required();

@@ -19,7 +19,7 @@ void add_pretrain_command(CLI::App& app) {
   auto o = std::make_shared<train::PretrainOptions>();
   auto quiet = std::make_shared<bool>(false);
   auto resume = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("pretrain", "Pretrain LIGHT on unlabelled tiles: masked language and image modelling, word-patch alignment");
+  CLI::App* cmd = app.add_subcommand("pretrain", full_command_description("pretrain"));
   cmd->add_option("--data", o->data, "MapText JSON (ground truth or spotter output), or a folder of per-image {\"annotations\": [{\"text\", \"pts\"}]} files");
   cmd->add_option("--images", o->images, "Folder of the tile images");
   cmd->add_option("--out", o->out_dir, "Run folder (options.json, image_tokenizer.safetensors, log.jsonl, curves.png, last/, final/)");

@@ -13,7 +13,7 @@ void add_pretrain_poly_command(CLI::App& app) {
   auto o = std::make_shared<train::PretrainPolyOptions>();
   auto quiet = std::make_shared<bool>(false);
   auto resume = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("pretrain-poly", "Pretrain the polygon encoder on word polygons (no labels needed)");
+  CLI::App* cmd = app.add_subcommand("pretrain-poly", full_command_description("pretrain-poly"));
   cmd->add_option("--data", o->data, "MapText JSON (ground truth or spotter output), or a folder of per-image {\"annotations\": [{\"pts\"}]} files");
   cmd->add_option("--images", o->images, "Folder of the tile images (their sizes normalise the coordinates)");
   cmd->add_option("--out", o->out_dir, "Run folder (options.json, log.jsonl, curves.png, last/, final/)");

@@ -65,7 +65,7 @@ void run_synth(const SynthArgs& a) {
 
 void add_synth_command(CLI::App& app) {
   auto args = std::make_shared<SynthArgs>();
-  CLI::App* cmd = app.add_subcommand("synth", "Make labelled synthetic map tiles (PNG + MapText ground truth)");
+  CLI::App* cmd = app.add_subcommand("synth", full_command_description("synth"));
   cmd->add_option("--out", args->out, "Output folder (images/ and annotations.json)")->required();
   cmd->add_option("--count", args->count, "Number of tiles")->capture_default_str();
   cmd->add_option("--seed", args->seed, "Random seed (same seed and fonts: same tiles)")->capture_default_str();

@@ -12,7 +12,7 @@ namespace light::cli {
 void add_train_command(CLI::App& app) {
   auto o = std::make_shared<train::TrainOptions>();
   auto no_bidir = std::make_shared<bool>(false), no_focal = std::make_shared<bool>(false), quiet = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("train", "Fine-tune LIGHT on MapText-annotated tiles");
+  CLI::App* cmd = app.add_subcommand("train", full_command_description("train"));
   cmd->add_option("--train", o->train_json, "Training ground truth (MapText JSON)");
   cmd->add_option("--train-images", o->train_images, "Folder of the training tiles");
   cmd->add_option("--val", o->val_json, "Validation ground truth (MapText JSON)");

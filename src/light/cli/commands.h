@@ -1,6 +1,8 @@
 // Each `light` subcommand registers itself on the CLI11 app. Commands are thin: they parse
 // options, call the library, print, and let light::Error reach main() for a clean exit.
 #pragma once
+#include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -26,5 +28,33 @@ void add_curves_command(CLI::App& app);
 
 // --world-size, --rank, --store (data-parallel training; shared by train, pretrain-poly and pretrain).
 void add_distributed_options(CLI::App* cmd, train::DistributedOptions& options);
+
+// The subcommands of `light-full` alone, with their one-line descriptions. The `light` binary has
+// eval and the heuristic `link` only, without LibTorch, OpenCV or Pango (it starts in milliseconds),
+// and hands these (and `link --model`) to `light-full` beside it, which has every command;
+// `light --help` still lists them.
+struct FullCommand {
+  const char* name;
+  const char* description;
+};
+inline constexpr FullCommand kFullCommands[] = {
+    {"synth", "Make labelled synthetic map tiles (PNG + MapText ground truth)"},
+    {"draw", "Draw word polygons and phrase links over the tile images"},
+    {"prepare", "Write every tile's model inputs (tokens, boxes, polygons, pixels) to safetensors"},
+    {"forward", "Run a model on prepared inputs and write its intermediate outputs"},
+    {"train", "Fine-tune LIGHT on MapText-annotated tiles"},
+    {"pretrain-poly", "Pretrain the polygon encoder on word polygons (no labels needed)"},
+    {"pretrain", "Pretrain LIGHT on unlabelled tiles: masked language and image modelling, word-patch alignment"},
+    {"curves", "Compare training or pretraining runs: their curves in one PNG, a summary"},
+    {"info", "Show versions, threads, devices and the BLAS kernel in use"},
+};
+const char* full_command_description(const std::string& name);
+// Whether this command line is light-full's: one of kFullCommands, or `link` with `--model`.
+bool needs_full(const std::vector<std::string>& args);
+
+// `light link --model`: defined in cmd_link_model.cpp (light-full); the `light` binary has a stand-in
+// that is never reached (it hands such a command line to light-full before parsing).
+struct LinkArgs;
+void run_link_with_model(const LinkArgs& args);
 
 }  // namespace light::cli

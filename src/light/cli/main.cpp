@@ -1,42 +1,46 @@
-// The `light` command: links the words of historical maps into phrases, and measures how well.
-#include <CLI/CLI.hpp>
+// `light`: links the words of historical maps into phrases, and measures how well. This binary has
+// eval and heuristic linking, without LibTorch, OpenCV or Pango, so that they start in milliseconds;
+// every other command runs in `light-full` beside it, to which this one hands the command line.
+#include <cerrno>
+#include <climits>
 #include <cstdio>
-#include <exception>
-#include <new>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
 
+#include "light/cli/app.h"
 #include "light/cli/commands.h"
-#include "light/model/runtime.h"
+#include "light/cli/link_args.h"
 #include "light/util/error.h"
 
+namespace light::cli {
+// Never reached here: a `link --model` command line goes to light-full before parsing.
+void run_link_with_model(const LinkArgs&) { throw Error("link --model: this binary has no LibTorch; run light-full"); }
+}  // namespace light::cli
+
+namespace {
+// light-full, beside this binary (symbolic links to `light` followed).
+std::string light_full_path() {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "light-full";
+  self[n] = '\0';
+  std::string dir(self);
+  dir = dir.substr(0, dir.rfind('/') + 1);
+  return dir + "light-full";
+}
+}  // namespace
+
 int main(int argc, char** argv) {
-  light::model::ensure_fast_blas(argv);
-  CLI::App app{"light: link the words found on historical maps into place names (LIGHT, in C++)"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", "light 0.1.0");
-  light::cli::add_link_command(app);
-  light::cli::add_eval_command(app);
-  light::cli::add_synth_command(app);
-  light::cli::add_draw_command(app);
-  light::cli::add_prepare_command(app);
-  light::cli::add_forward_command(app);
-  light::cli::add_train_command(app);
-  light::cli::add_pretrain_poly_command(app);
-  light::cli::add_pretrain_command(app);
-  light::cli::add_curves_command(app);
-  light::cli::add_info_command(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "light: error: out of memory\n");
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (light::cli::needs_full(args)) {
+    const std::string path = light_full_path();
+    ::execv(path.c_str(), argv);
+    std::fprintf(stderr, "light: error: %s: cannot start it (%s); `light %s` runs there\n", path.c_str(), std::strerror(errno),
+                 args[0].c_str());
     return 1;
-  } catch (const light::Error& e) {
-    std::fprintf(stderr, "light: error: %s\n", e.what());
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "light: internal error: %s\n", e.what());
-    return 3;
   }
-  return 0;
+  return light::cli::run_app(argc, argv);
 }

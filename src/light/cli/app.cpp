@@ -1,0 +1,57 @@
+#include "light/cli/app.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
+#include <new>
+
+#include "light/cli/commands.h"
+#include "light/util/error.h"
+
+namespace light::cli {
+
+const char* full_command_description(const std::string& name) {
+  for (const auto& c : kFullCommands)
+    if (name == c.name) return c.description;
+  return "";
+}
+
+bool needs_full(const std::vector<std::string>& args) {
+  if (args.empty()) return false;
+  for (const auto& c : kFullCommands)
+    if (args[0] == c.name) return true;
+  if (args[0] != "link") return false;
+  for (const auto& a : args)
+    if (a == "--model" || a.rfind("--model=", 0) == 0) return true;
+  return false;
+}
+
+int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_full_commands) {
+  CLI::App app{"light: link the words found on historical maps into place names (LIGHT, in C++)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "light 0.1.0");
+  add_link_command(app);
+  add_eval_command(app);
+  if (add_full_commands) {
+    add_full_commands(app);
+  } else {  // listed for --help; such a command line goes to light-full before parsing
+    for (const auto& c : kFullCommands) app.add_subcommand(c.name, c.description)->allow_extras();
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "light: error: out of memory\n");
+    return 1;
+  } catch (const light::Error& e) {
+    std::fprintf(stderr, "light: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "light: internal error: %s\n", e.what());
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace light::cli
