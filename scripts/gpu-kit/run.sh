@@ -1,6 +1,6 @@
 #!/bin/bash
 # On the GPU machine: unpack Debian's GEOS/OpenCV/Pango (never over the image's own files), build
-# light + bench_model against the machine's CUDA LibTorch, check parity on the GPU, benchmark.
+# light, light-full and bench_model against the machine's CUDA LibTorch, check parity on the GPU, benchmark.
 cd "$(dirname "$0")/.."
 S=$PWD
 mkdir -p /tmp/root && tar xJf .gpudeps/deps.tar.xz -C /tmp/root
@@ -10,9 +10,9 @@ TD=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')/Torch
 export PATH=/usr/local/cuda/bin:$PATH
 build() {  # build DIR STD
   cmake -S . -B $1 -G Ninja -DCMAKE_BUILD_TYPE=Release -DTorch_DIR=$TD -DCMAKE_CXX_STANDARD=$2 -DLIGHT_BUILD_TESTS=OFF \
-    -DLIGHT_SHARED_DIR=$S/.gpudeps > $OUT/cmake-$2.log 2>&1 && ninja -C $1 light bench_model > $OUT/build-$2.log 2>&1
+    > $OUT/cmake-$2.log 2>&1 && ninja -C $1 light light-full bench_model > $OUT/build-$2.log 2>&1
 }
-if [ -x /tmp/bb/light ]; then ninja -C /tmp/bb light bench_model > $OUT/build-17.log 2>&1 || { grep -m5 -A8 error $OUT/build-17.log; exit 1; }
+if [ -x /tmp/bb/light ]; then ninja -C /tmp/bb light light-full bench_model > $OUT/build-17.log 2>&1 || { grep -m5 -A8 error $OUT/build-17.log; exit 1; }
 else
   if build /tmp/b 17; then ln -sfn /tmp/b /tmp/bb
   else
