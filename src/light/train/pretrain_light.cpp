@@ -96,8 +96,10 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     throw Error("pretrain: --max-steps, --batch-size, --log-every, --checkpoint-every, --codebook-tiles and --codebook-iterations "
                 "must be positive, --max-length at least 4 and --codebook-size at least 2");
   check_optimiser(opt.lr, opt.weight_decay, opt.warmup_ratio);
+  // Every rank checks the run folder before the ranks meet, so that none has written into it yet.
+  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0);
   DataParallel dp(opt.distributed);
-  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, dp.root());
+  dp.barrier();
   const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);

@@ -102,8 +102,10 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
     throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
   check_optimiser(opt.lr, opt.weight_decay, opt.warmup_ratio);
+  // Every rank checks the run folder before the ranks meet, so that none has written into it yet.
+  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0);
   DataParallel dp(opt.distributed);
-  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, dp.root());
+  dp.barrier();
   const bool root = dp.root();
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);

@@ -131,9 +131,9 @@ RunFolder::RunFolder(std::string dir, bool resume, bool overwrite, bool root)
     : dir_(std::move(dir)), resume_(resume), overwrite_(overwrite), root_(root) {
   if (dir_.empty()) throw Error("--out: a run folder is required");
   if (resume_ && overwrite_) throw Error("--overwrite: not with --resume (a resumed run keeps its folder)");
-  // The root rank alone checks: the other ranks of a data-parallel run may start after it has begun
-  // to fill the folder (and stop with it when it refuses).
-  if (!resume_ && root_) check_new_output_folder("--out", dir_, overwrite_, "continue the run with --resume " + dir_);
+  // Every rank checks, before the ranks meet (the training loops construct this first), so no rank
+  // has written into the folder yet.
+  if (!resume_) check_new_output_folder("--out", dir_, overwrite_, "continue the run with --resume " + dir_);
 }
 
 void RunFolder::create() {

@@ -60,7 +60,8 @@ void draw_loss_curves(const std::string& log_text, const std::vector<std::string
 // this run made it, else empty. keep() once training starts. A resumed run's folder is left alone.
 class RunFolder {
  public:
-  // Only the root rank (`root`) empties an overwritten folder or removes a failed one.
+  // Only the root rank (`root`) empties an overwritten folder or removes a failed one. Construct it
+  // before the data-parallel ranks meet, so that every rank checks a folder no rank has written to.
   RunFolder(std::string dir, bool resume, bool overwrite, bool root = true);
   ~RunFolder();
   RunFolder(const RunFolder&) = delete;

@@ -221,14 +221,16 @@ TrainSummary train(const TrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
   const torch::Device dev = model::pick_device(opt.device);
-  DataParallel dp(opt.distributed);
   if (opt.max_epochs < 1) throw Error("--max-epochs: expected at least 1, got " + std::to_string(opt.max_epochs));
   if (opt.batch_size < 1) throw Error("--batch-size: expected at least 1, got " + std::to_string(opt.batch_size));
   if (opt.warmup_steps < 0) throw Error("--warmup-steps: expected 0 or more, got " + std::to_string(opt.warmup_steps));
   if (opt.lr_patience < 0 || opt.stop_patience < 0) throw Error("--lr-patience and --stop-patience: expected 0 or more");
   check_optimiser(opt.lr, opt.weight_decay);
   check_range(opt.min_lr, 0, 1, "min_lr");
-  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, dp.root());
+  // Every rank checks the run folder before the ranks meet, so that none has written into it yet.
+  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0);
+  DataParallel dp(opt.distributed);
+  dp.barrier();
   const bool root = dp.root();
   // The data first: a bad file stops the run before anything is written.
   const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
