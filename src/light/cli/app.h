@@ -1,6 +1,5 @@
 // The `light` command line, shared by its two binaries: `light` (eval and heuristic linking, without
-// LibTorch, OpenCV or Pango: starts in milliseconds) and `light-full` (every command). Commands are thin: they parse options, call the library, print,
-// and let light::Error reach run_app for a clean exit.
+// LibTorch, OpenCV or Pango: starts in milliseconds) and `light-full` (every command).
 #pragma once
 #include <functional>
 

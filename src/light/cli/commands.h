@@ -1,5 +1,5 @@
 // Each `light` subcommand registers itself on the CLI11 app. Commands are thin: they parse
-// options, call the library, print, and let light::Error reach main() for a clean exit.
+// options, call the library, print, and let light::Error reach run_app (app.h) for a clean exit.
 #pragma once
 #include <string>
 #include <vector>

@@ -260,15 +260,19 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
   // agree: a full assignment's value is the sum of (score + 1) over its candidate pairs, minus a
   // constant, so the candidates it keeps are a best matching of the candidate graph, whose connected
   // groups are independent.
-  std::vector<std::pair<int, int>> matches;
-  std::vector<double> match_iou;
+  // The candidate (i, j): candidates are in (i, j) order.
+  auto candidate = [&](int i, int j) {
+    return &*std::lower_bound(allowed.begin(), allowed.end(), std::pair(i, j),
+                              [](const Candidate& a, const std::pair<int, int>& k) { return std::pair(a.i, a.j) < k; });
+  };
+  std::vector<const Candidate*> matches;  // in ground-truth order, as linear_sum_assignment gives them
   if (static_cast<size_t>(nr) * static_cast<size_t>(nc) <= opt.dense_pairs) {
     for (int i = 0; i < nr; ++i)
       for (int j = 0; j < nc; ++j) consider(i, j);
     std::vector<double> score(static_cast<size_t>(nr) * nc, -1.0);
     for (const Candidate& a : allowed) score[static_cast<size_t>(a.i) * nc + a.j] = a.score;
     for (const auto& [i, j] : linear_sum_assignment(score, nr, nc, /*maximize=*/true))
-      if (score[static_cast<size_t>(i) * nc + j] >= 0) matches.emplace_back(i, j);
+      if (score[static_cast<size_t>(i) * nc + j] >= 0) matches.push_back(candidate(i, j));
   } else {
     std::vector<BBox> boxes(nc);
     std::vector<char> present(nc);
@@ -302,28 +306,23 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
         score[static_cast<size_t>(a) * gc + b] = allowed[k].score;
       }
       for (const auto& [a, b] : linear_sum_assignment(score, gr, gc, /*maximize=*/true))
-        if (score[static_cast<size_t>(a) * gc + b] >= 0) matches.emplace_back(rows[a], cols[b]);
+        if (score[static_cast<size_t>(a) * gc + b] >= 0) matches.push_back(candidate(rows[a], cols[b]));
     }
-    std::sort(matches.begin(), matches.end());
-  }
-  for (const auto& m : matches) {  // candidates are in (i, j) order
-    const auto it = std::lower_bound(allowed.begin(), allowed.end(), m,
-                                     [](const Candidate& a, const std::pair<int, int>& k) { return std::pair(a.i, a.j) < k; });
-    match_iou.push_back(it->iou);
+    std::sort(matches.begin(), matches.end());  // candidates' addresses are in (i, j) order too
   }
 
   Counts& c = res.counts;
   long long matched_ignored = 0, gt_ignored = 0;
   std::vector<double> tight_terms, rec_terms;
   std::vector<int> gt_of_pred(nc, -1);
-  for (const auto& m : matches) {
-    const auto [i, j] = m;
+  for (const Candidate* m : matches) {
+    const int i = m->i, j = m->j;
     gt_of_pred[j] = i;
     if (gt[i].ignore) {
       ++matched_ignored;
       continue;
     }
-    tight_terms.push_back(match_iou[&m - matches.data()]);
+    tight_terms.push_back(m->iou);
     if (with_text) rec_terms.push_back(1.0 - normalized_levenshtein(gt[i].text, pred[j].text));
   }
   for (const auto& e : gt) gt_ignored += e.ignore ? 1 : 0;

@@ -217,8 +217,8 @@ Dataset parse_maptext(const std::string& json_text, const std::string& source, c
     try {
       root = parse_json(json_text, source);
     } catch (const JsonError& e) {
-      if (e.kind == JsonError::Syntax) throw_json_error(json_text, source);
-      throw Error(e.what());
+      if (e.kind == JsonError::Syntax) throw_json_error(json_text, source);  // with the whole file's position
+      throw;
     }
     if (!root.is_array())
       throw Error(source + ": the top level must be a list of image entries ({\"image\", \"groups\"}), got " +

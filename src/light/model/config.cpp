@@ -188,19 +188,13 @@ const char* modalities_name(Modalities m) {
 
 namespace {
 ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path);
-nlohmann::json read_json(const std::string& path) {
-  try {
-    return parse_json(read_file(path), path);
-  } catch (const JsonError& e) {
-    throw Error(e.what());
-  }
-}
+nlohmann::json read_json(const std::string& path) { return parse_json(read_file(path), path); }
 }  // namespace
 
 ModelConfig read_model_config(const std::string& path) { return parse_model_config(read_json(path), path); }
 
 ModelConfig model_config_from_text(const std::string& text, const std::string& path) {
-  return parse_model_config(parse_json(text, path), path);
+  return parse_model_config(parse_json(text, path), path);  // JsonError is a light::Error naming `path`
 }
 
 ModelConfig config_from_layoutlmv3(const std::string& path) {

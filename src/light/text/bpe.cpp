@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <climits>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "light/util/error.h"
@@ -197,14 +196,6 @@ void load_vocab(const nlohmann::json& v, const std::string& where, std::unordere
   }
   if (vocab.empty()) throw Error(where + ": empty vocabulary");
 }
-
-nlohmann::json parse_or_fail(std::string_view text, const std::string& where) {
-  try {
-    return parse_json(text, where);
-  } catch (const JsonError& e) {
-    throw Error(e.what());
-  }
-}
 }  // namespace
 
 BpeTokenizer BpeTokenizer::from_vocab_merges(const std::string& vocab_json, const std::string& merges_txt) {
@@ -215,7 +206,7 @@ BpeTokenizer BpeTokenizer::from_vocab_merges(const std::string& vocab_json, cons
 BpeTokenizer BpeTokenizer::from_vocab_merges_text(std::string_view vocab_text, std::string_view merges_text,
                                                   const std::string& vocab_json, const std::string& merges_txt) {
   BpeTokenizer t;
-  load_vocab(parse_or_fail(vocab_text, vocab_json), vocab_json, t.vocab_, t.id_to_token_);
+  load_vocab(parse_json(vocab_text, vocab_json), vocab_json, t.vocab_, t.id_to_token_);
   size_t lineno = 0;
   int rank = 0;
   bool header = false;
@@ -266,7 +257,7 @@ BpeTokenizer BpeTokenizer::from_tokenizer_json(const std::string& path) { return
 
 BpeTokenizer BpeTokenizer::from_tokenizer_json_text(std::string_view text, const std::string& path) {
   BpeTokenizer t;
-  const nlohmann::json j = parse_or_fail(text, path);
+  const nlohmann::json j = parse_json(text, path);
   if (!j.is_object() || !j.contains("model") || !j["model"].is_object()) throw Error(path + ": missing \"model\"");
   const auto& m = j["model"];
   if (m.contains("type") && m["type"] != "BPE") throw Error(path + ": \"model.type\" is " + m["type"].dump().substr(0, 60) + ", expected \"BPE\"");

@@ -108,18 +108,11 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   if (init_poly.kind != InitWeights::None && init_poly.kind != InitWeights::Poly)
     throw Error(opt.init_poly + ": not a polygon-pretraining checkpoint or run (--init-poly)");
   if (opt.resume && !fs::exists(opt.out_dir + "/options.json")) throw Error(opt.out_dir + ": not a pretrain run (--resume)");
-  // "bytes": the byte-level vocabulary, written into the run (a resumed run keeps the one it has).
-  const bool bytes = opt.tokenizer == "bytes" && !fs::exists(opt.tokenizer);
-  const std::string run_tokenizer = opt.out_dir + "/tokenizer";
-  const bool run_has_tokenizer = opt.resume && fs::exists(run_tokenizer + "/vocab.json");
-  const std::string tokenizer_dir = !bytes ? opt.tokenizer : run_tokenizer;
-  const text::BpeTokenizer tok = !bytes              ? text::BpeTokenizer::from_folder(opt.tokenizer)
-                                 : run_has_tokenizer ? text::BpeTokenizer::from_folder(run_tokenizer)
-                                                     : text::BpeTokenizer::byte_level();
+  const text::BpeTokenizer tok = read_run_tokenizer(opt.tokenizer, opt.out_dir, opt.resume);
   data::LightPretrainOptions so;
   so.max_length = opt.max_length;
   so.mask_id = tok.token_id("<mask>");
-  if (so.mask_id < 0) throw Error(tokenizer_dir + ": the tokenizer has no <mask> token (--tokenizer)");
+  if (so.mask_id < 0) throw Error(opt.tokenizer + ": the tokenizer has no <mask> token (--tokenizer)");
   data::SpecialIds special;
   if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
   const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
@@ -137,7 +130,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   so.grid = S / patch;
 
   run.create();
-  if (bytes && !run_has_tokenizer) text::BpeTokenizer::write_byte_level(run_tokenizer);
+  const std::string tokenizer_dir = run_tokenizer_folder(opt.tokenizer, opt.out_dir);
   // The image tokenizer: a BEiT folder; a codebook file; the run's own (resume); or one trained now
   // on the run's first tiles.
   const bool beit = !opt.image_tokenizer.empty() && model::is_beit_folder(opt.image_tokenizer);
@@ -250,10 +243,10 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
     const model::PretrainLosses L = net->losses(batch, &global);
     drop_gradients(optimizer);
     L.total.backward();
-    check_finite_loss(L.total.item<double>(), "pretrain", "step " + std::to_string(step + 1));
+    std::vector<double> parts{L.sums[0].item<double>(), L.sums[1].item<double>(), L.sums[2].item<double>()};
+    check_finite_loss(parts[0] + parts[1] + parts[2], "pretrain", "step " + std::to_string(step + 1));
     dp.sum_gradients(*net);
     optimizer.step();
-    std::vector<double> parts{L.sums[0].item<double>(), L.sums[1].item<double>(), L.sums[2].item<double>()};
     dp.all_reduce_sum(parts);
     double total = 0;
     for (size_t k = 0; k < 3; ++k) {

@@ -186,7 +186,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
         const model::PolyLosses L = net->losses(ptrs, weights, dev, &global);
         L.total.backward();
         for (size_t k = 0; k < 7; ++k) parts[k] = L.sums[k].item<double>();
-        check_finite_loss(L.total.item<double>(), "pretrain-poly", "step " + std::to_string(step + 1));
+        check_finite_loss(std::accumulate(parts.begin(), parts.end(), 0.0), "pretrain-poly", "step " + std::to_string(step + 1));
       }
       dp.sum_gradients(*net);
       optimizer.step();

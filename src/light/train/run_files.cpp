@@ -68,6 +68,22 @@ void check_resume_world_size(int saved, int now, const std::string& options_path
     throw Error(options_path + ": the run was started with --world-size " + std::to_string(saved) + "; resume it with the same");
 }
 
+namespace {
+bool byte_level(const std::string& tokenizer) { return tokenizer == "bytes" && !fs::exists(tokenizer); }
+}  // namespace
+
+text::BpeTokenizer read_run_tokenizer(const std::string& tokenizer, const std::string& out_dir, bool resume) {
+  if (!byte_level(tokenizer)) return text::BpeTokenizer::from_folder(tokenizer);
+  const std::string own = out_dir + "/tokenizer";
+  return resume && fs::exists(own + "/vocab.json") ? text::BpeTokenizer::from_folder(own) : text::BpeTokenizer::byte_level();
+}
+
+std::string run_tokenizer_folder(const std::string& tokenizer, const std::string& out_dir) {
+  if (!byte_level(tokenizer)) return tokenizer;
+  const std::string own = out_dir + "/tokenizer";
+  return fs::exists(own + "/vocab.json") ? own : text::BpeTokenizer::write_byte_level(own);
+}
+
 void save_cpu_rng(const std::string& path) {
   torch::Tensor rng = at::detail::getDefaultCPUGenerator().get_state();
   torch::save(rng, path);

@@ -11,6 +11,7 @@
 
 #include "light/model/config.h"
 #include "light/model/light.h"
+#include "light/text/bpe.h"
 
 namespace light::train {
 
@@ -32,6 +33,13 @@ std::string absolute_path(const std::string& path);
 std::string path_or_name(const std::string& path);
 // A run resumes with the --world-size it was started with (`saved`, from `options_path`), or not at all.
 void check_resume_world_size(int saved, int now, const std::string& options_path);
+
+// A run's --tokenizer: a folder, or "bytes", the byte-level vocabulary, which the run keeps in
+// RUN/tokenizer (a resumed run reads its own copy). Reading writes nothing; run_tokenizer_folder, called
+// once the run folder exists, writes RUN/tokenizer for "bytes" and returns the folder that the run's
+// model folders copy the tokenizer files from.
+text::BpeTokenizer read_run_tokenizer(const std::string& tokenizer, const std::string& out_dir, bool resume);
+std::string run_tokenizer_folder(const std::string& tokenizer, const std::string& out_dir);
 
 // LibTorch's default CPU generator (dropout, permutations) to and from a file.
 void save_cpu_rng(const std::string& path);

@@ -237,14 +237,7 @@ TrainSummary train(const TrainOptions& opt) {
   const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
   if (opt.tokenizer_dir.empty())
     throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
-  // "bytes": the byte-level vocabulary, written into the run once it is created (a resumed run keeps
-  // the one it has).
-  const bool bytes = opt.tokenizer_dir == "bytes" && !fs::exists(opt.tokenizer_dir);
-  const std::string run_tokenizer = opt.out_dir + "/tokenizer";
-  const bool run_has_tokenizer = opt.resume && fs::exists(run_tokenizer + "/vocab.json");
-  const text::BpeTokenizer tok = !bytes              ? text::BpeTokenizer::from_folder(opt.tokenizer_dir)
-                                 : run_has_tokenizer ? text::BpeTokenizer::from_folder(run_tokenizer)
-                                                     : text::BpeTokenizer::byte_level();
+  const text::BpeTokenizer tok = read_run_tokenizer(opt.tokenizer_dir, opt.out_dir, opt.resume);
   model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
                                                       : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
   config.modalities = model::parse_modalities(opt.modalities);
@@ -276,9 +269,7 @@ TrainSummary train(const TrainOptions& opt) {
 
   FusedAdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
   run.create();
-  const std::string tokenizer_dir = !bytes ? opt.tokenizer_dir
-                                    : run_has_tokenizer ? run_tokenizer
-                                                        : text::BpeTokenizer::write_byte_level(run_tokenizer);
+  const std::string tokenizer_dir = run_tokenizer_folder(opt.tokenizer_dir, opt.out_dir);
   const std::string log_path = opt.out_dir + "/log.jsonl";
   std::string log_text;
   TrainSummary s;

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -136,6 +135,57 @@ void write_in_place(const std::string& shown, const std::string& target, const s
 
 }  // namespace
 
+namespace {
+// The content into `fd`, flushed, with the replaced file's permissions (and owner, where allowed).
+// Closes `fd` on failure; returns errno then, else 0.
+int fill(int fd, const std::string& content, const struct stat* keep) {
+  int err = 0;
+  if (!write_all(fd, content)) err = errno;
+  if (!err && keep) {
+    ::fchmod(fd, keep->st_mode & 07777);
+    [[maybe_unused]] const int not_ours_to_give = ::fchown(fd, keep->st_uid, keep->st_gid);
+  }
+  if (!err && ::fsync(fd) != 0) err = errno;
+  if (err) ::close(fd);
+  return err;
+}
+
+// The content in an unnamed file in `dir` (O_TMPFILE), then linked as `tmp`: a kill at any moment
+// before the link leaves nothing. False where the system cannot (old kernel, some file systems, no /proc).
+bool write_unnamed(const std::string& path, const std::string& dir, const std::string& tmp, const std::string& content,
+                   const struct stat* keep) {
+#ifdef O_TMPFILE
+  const int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  if (const int err = fill(fd, content, keep)) fail_write(path, err);
+  ::unlink(tmp.c_str());
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  const bool linked = ::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0;
+  const int err = linked && ::close(fd) != 0 ? errno : 0;
+  if (!linked) ::close(fd);
+  if (err) {
+    ::unlink(tmp.c_str());
+    fail_write(path, err);
+  }
+  return linked;
+#else
+  (void)path, (void)dir, (void)tmp, (void)content, (void)keep;
+  return false;
+#endif
+}
+
+void write_named(const std::string& path, const std::string& tmp, const std::string& content, const struct stat* keep) {
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) fail_write(path, errno);
+  int err = fill(fd, content, keep);
+  if (!err && ::close(fd) != 0) err = errno;
+  if (err) {
+    ::unlink(tmp.c_str());
+    fail_write(path, err);
+  }
+}
+}  // namespace
+
 void write_file_atomic(const std::string& path, const std::string& content) {
   if (path == "-") {
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0)
@@ -151,58 +201,12 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   if (exists && (!S_ISREG(st.st_mode) || open_file)) return write_in_place(path, path, content, S_ISREG(st.st_mode));
   const std::string target = follow_links(path);
   exists = ::stat(target.c_str(), &st) == 0;
-
   std::string dir = std::filesystem::path(target).parent_path().string();
   if (dir.empty()) dir = ".";
   const std::string tmp = target + ".tmp." + std::to_string(::getpid());
-  int fd = -1;
-  bool named = false;
-#ifdef O_TMPFILE
-  if (!detail::force_named_temp) fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-#endif
-  std::unique_ptr<TempRegistration> registration;
-  if (fd < 0) {  // no O_TMPFILE here (old kernel, some file systems): a named file, removed on a signal
-    registration = std::make_unique<TempRegistration>(tmp);
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) fail_write(path, errno);
-    named = true;
-  }
-  auto give_up = [&](int err) {
-    ::close(fd);
-    if (named) ::unlink(tmp.c_str());
-    fail_write(path, err);
-  };
-  if (!write_all(fd, content)) give_up(errno);
-  if (exists) {  // keep the file's permissions (and, where allowed, its owner)
-    ::fchmod(fd, st.st_mode & 07777);
-    [[maybe_unused]] const int not_ours_to_give = ::fchown(fd, st.st_uid, st.st_gid);
-  }
-  if (::fsync(fd) != 0) give_up(errno);
-  if (!named) {  // give the finished file its temporary name, only now
-    registration = std::make_unique<TempRegistration>(tmp);
-    ::unlink(tmp.c_str());
-    const std::string proc = "/proc/self/fd/" + std::to_string(fd);
-    if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
-      // No /proc: write a named copy instead.
-      ::close(fd);
-      const bool saved = detail::force_named_temp;
-      detail::force_named_temp = true;
-      try {
-        write_file_atomic(target, content);
-      } catch (...) {
-        detail::force_named_temp = saved;
-        throw;
-      }
-      detail::force_named_temp = saved;
-      return;
-    }
-    named = true;
-  }
-  if (::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail_write(path, err);
-  }
+  const TempRegistration registration(tmp);  // whichever way, the name is removed on a fatal signal
+  const struct stat* keep = exists ? &st : nullptr;
+  if (detail::force_named_temp || !write_unnamed(path, dir, tmp, content, keep)) write_named(path, tmp, content, keep);
   if (detail::after_temp_written) detail::after_temp_written(tmp);
   if (std::rename(tmp.c_str(), target.c_str()) != 0) {
     const int e = errno;
