@@ -35,15 +35,21 @@ run_one() {  # TARGET ARGS...: fuzz into a scratch corpus seeded from fuzz/corpu
   local status
   status="$(grep -E '^#[0-9]+' "$build/$t.log" | tail -1 || true)"
   printf '%-12s %s\n' "$t" "$status"
-  if [ $rc -ne 0 ]; then
+  if [ $rc -ne 0 ]; then  # libFuzzer's own code for a finding is 77, ctest's "skipped": always 1 here
     echo "fuzz: $t found a problem (exit $rc); the input is under $build/findings/:" >&2
-    grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$build/$t.log" | head -20 >&2
-    return $rc
+    grep -E 'ERROR: libFuzzer|ERROR: AddressSanitizer|runtime error|SUMMARY|Test unit written' "$build/$t.log" | head -20 >&2
+    return 1
   fi
 }
 
 case "${1:-}" in
-  --smoke) for t in "${targets[@]}"; do run_one "$t" -max_total_time=5; done ;;
-  "") for t in "${targets[@]}"; do run_one "$t" -runs=1000000 -max_total_time=1800; done ;;
-  *) t="$1"; shift; run_one "$t" "$@" ;;
+  --smoke) for t in "${targets[@]}"; do run_one "$t" -max_total_time=5 || exit 1; done ;;
+  "") for t in "${targets[@]}"; do run_one "$t" -runs=1000000 -max_total_time=1800 || exit 1; done ;;
+  *)
+    t="$1"; shift
+    if [ $# -gt 0 ] && [ -f "$1" ]; then  # replay inputs (files), no fuzzing
+      OPENCV_IO_MAX_IMAGE_PIXELS=4194304 "$build/fuzz_$t" "$@" || { echo "fuzz: $t fails on $*" >&2; exit 1; }
+    else
+      run_one "$t" "$@" || exit 1
+    fi ;;
 esac

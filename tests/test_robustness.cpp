@@ -374,6 +374,30 @@ TEST(Robustness, ImagesClaimingTooManyPixelsAreRefusedBeforeDecoding) {
   fs::remove_all(dir);
 }
 
+TEST(Robustness, OnlyMapImageFormatsReachTheDecoders) {
+  // Found by fuzz_png: not quite a PNG signature, "DICM" at byte 128. OpenCV handed it to Debian's
+  // DICOM decoder (GDCM), which aborted the process on an assertion.
+  const std::string hostile = read_text(source_path("tests/data/hostile/dicom-marker.png"));
+  try {
+    light::image::decode_rgb(hostile, "dicom-marker.png");
+    ADD_FAILURE() << "decoded";
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("dicom-marker.png: cannot read the image: not a PNG, JPEG, TIFF, BMP, WebP or JPEG 2000 file"),
+              std::string::npos)
+        << e.what();
+  }
+  const std::string dir = temp_dir();
+  write_text(dir + "/t.png", hostile);
+  write_text(dir + "/g.json", "[{\"image\": \"t.png\", \"groups\": [[{\"vertices\": [[0,0],[10,0],[10,5]]}]]}]");
+  expect_error(run_light("draw --words " + q(dir + "/g.json") + " --images " + q(dir) + " --out " + q(dir + "/drawn")),
+               dir + "/t.png: cannot read the image: not a PNG");
+  EXPECT_THROW(light::image::read_rgb(dir + "/t.png"), light::Error);
+  // The formats maps come in still decode.
+  const auto png = light::image::decode_rgb(read_text(source_path("fuzz/corpus/png/rgb8x8")), "rgb8x8.png");
+  EXPECT_EQ(png.width, 8);
+  fs::remove_all(dir);
+}
+
 TEST(Robustness, SafetensorsShapesWhoseBytesOverflowAreRefused) {
   auto file = [](const std::string& header) {
     std::string bytes(8, '\0');

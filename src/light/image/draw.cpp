@@ -5,6 +5,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "light/image/resize.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
 
@@ -19,6 +20,7 @@ std::string find_tile_image(const std::string& dir, const std::string& key) {
 }
 
 void draw_tile(const maptext::Tile& tile, const std::string& image_path, const std::string& out_path, double scale) {
+  check_image_format_of(image_path);
   cv::Mat img;
   try {
     img = cv::imread(image_path, cv::IMREAD_COLOR);

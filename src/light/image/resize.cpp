@@ -10,6 +10,23 @@
 
 namespace light::image {
 
+void check_image_format(const std::string& head, const std::string& path) {
+  const auto starts = [&](const char* magic, size_t n, size_t at = 0) { return head.size() >= at + n && head.compare(at, n, magic, n) == 0; };
+  if (starts("\x89PNG\r\n\x1a\n", 8) || starts("\xff\xd8\xff", 3) || starts("II*\0", 4) || starts("MM\0*", 4) ||
+      starts("BM", 2) || (starts("RIFF", 4) && starts("WEBP", 4, 8)) || starts("\0\0\0\x0cjP  ", 8) || starts("\xff\x4f\xff\x51", 4))
+    return;
+  throw Error(path + ": cannot read the image: not a PNG, JPEG, TIFF, BMP, WebP or JPEG 2000 file");
+}
+
+void check_image_format_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot read the image (missing or unreadable)");
+  std::string head(16, '\0');
+  in.read(head.data(), 16);
+  head.resize(static_cast<size_t>(in.gcount()));
+  check_image_format(head, path);
+}
+
 namespace {
 // OpenCV's own ceiling (CV_IO_MAX_IMAGE_PIXELS); a header claiming more is refused before decoding.
 constexpr int64_t kMaxPixels = int64_t{1} << 30;
@@ -21,8 +38,11 @@ std::pair<int, int> checked_size(int64_t w, int64_t h, const std::string& path) 
   return {static_cast<int>(w), static_cast<int>(h)};
 }
 
-// cv::imread / cv::imdecode, with OpenCV's exceptions (sizes, corrupt data) as light::Error.
+// cv::imread / cv::imdecode of the formats map tiles come in, with OpenCV's exceptions (sizes,
+// corrupt data) as light::Error.
 cv::Mat decode(const std::string& path, const std::string* bytes, int flags) {
+  if (bytes) check_image_format(bytes->substr(0, 16), path);
+  else check_image_format_of(path);
   cv::Mat m;
   try {
     if (bytes) m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes->size()), CV_8U, const_cast<char*>(bytes->data())), flags);
