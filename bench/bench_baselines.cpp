@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "bench_util.h"
-#include "light/link/heuristic.h"
+#include "light/link/heuristic_linking.h"
 
 using namespace light;
 

@@ -4,9 +4,9 @@
 #include <set>
 
 #include "light/baselines/features.h"
-#include "light/baselines/linkers.h"
+#include "light/baselines/heuristic_links.h"
 #include "light/eval/evaluator.h"
-#include "light/link/heuristic.h"
+#include "light/link/heuristic_linking.h"
 #include "light/link/paths.h"
 #include "test_util.h"
 

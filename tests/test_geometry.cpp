@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "light/geometry/geos_ops.h"
+#include "light/geometry/overlap.h"
 #include "light/geometry/polygon.h"
 #include "light/maptext/maptext.h"
 #include "test_util.h"

@@ -18,8 +18,8 @@
 #include "light/model/light_pretrain.h"
 #include "light/text/bpe.h"
 #include "light/train/distributed.h"
-#include "light/train/pretrain_light.h"
-#include "light/train/pretrain_poly.h"
+#include "light/train/light_pretrain.h"
+#include "light/train/poly_pretrain.h"
 #include "light/train/trainer.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
@@ -177,7 +177,7 @@ TEST(LightPretrain, LossesByHandAndSplitAcrossRanksTheyAddUp) {
 TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
   const std::string dir = test::temp_dir();
   synth_tiles(dir);
-  train::PretrainOptions o;
+  train::LightPretrainOptions o;
   o.data = dir + "/d/annotations.json";
   o.images = dir + "/d";
   o.config = "tiny";
@@ -190,7 +190,7 @@ TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
   o.codebook_size = 16;
   o.codebook_tiles = 3;
   o.out_dir = dir + "/straight";
-  const train::PretrainSummary s = train::pretrain(o);
+  const train::LightPretrainSummary s = train::light_pretrain(o);
   EXPECT_EQ(s.steps, 40);
   EXPECT_LT(s.last_loss, 0.85 * s.first_loss) << "the pretraining loss should fall";
   for (const char* f : {"options.json", "image_tokenizer.safetensors", "log.jsonl", "curves.png", "last/model.safetensors",
@@ -200,12 +200,12 @@ TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
   // Killed at step 17 and resumed: the same weights and log.
   o.out_dir = dir + "/interrupted";
   o.interrupt_after_steps = 17;
-  EXPECT_THROW(train::pretrain(o), Error);
-  train::PretrainOptions r;
+  EXPECT_THROW(train::light_pretrain(o), Error);
+  train::LightPretrainOptions r;
   r.threads = 1;
-  train::read_pretrain_options(dir + "/interrupted", r);
+  train::read_light_pretrain_options(dir + "/interrupted", r);
   EXPECT_EQ(r.max_steps, 40);
-  train::pretrain(r);
+  train::light_pretrain(r);
   EXPECT_TRUE(read_file(dir + "/straight/final/model.safetensors") == read_file(dir + "/interrupted/final/model.safetensors"))
       << "the resumed run's weights differ from the uninterrupted run's";
   EXPECT_EQ(strip_seconds(read_file(dir + "/straight/log.jsonl")), strip_seconds(read_file(dir + "/interrupted/log.jsonl")));
@@ -238,14 +238,14 @@ TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
   test::write_text(dir + "/nomask/merges.txt", "#version: 0.2\n");
   o.tokenizer = dir + "/nomask";
   try {
-    train::pretrain(o);
+    train::light_pretrain(o);
     ADD_FAILURE() << "a tokenizer without <mask> was accepted";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("<mask>"), std::string::npos) << e.what();
   }
   o.tokenizer = "bytes";
   o.init_poly = dir + "/straight";
-  EXPECT_THROW(train::pretrain(o), Error);
+  EXPECT_THROW(train::light_pretrain(o), Error);
   std::filesystem::remove_all(dir);
 }
 
@@ -346,7 +346,7 @@ TEST(Beit, LogitsAndCodesEqualTransformers) {
 
   // Pretraining with it: MIM over BEiT's 64 codes.
   synth_tiles(tmp, 2);
-  train::PretrainOptions o;
+  train::LightPretrainOptions o;
   o.data = tmp + "/d/annotations.json";
   o.images = tmp + "/d";
   o.config = "tiny";
@@ -355,7 +355,7 @@ TEST(Beit, LogitsAndCodesEqualTransformers) {
   o.log_every = 1;
   o.image_tokenizer = dir;
   o.out_dir = tmp + "/run";
-  train::pretrain(o);
+  train::light_pretrain(o);
   const auto w = read_state_dict(tmp + "/run/final/model.safetensors");
   EXPECT_EQ(w.at("visual_mlp.layers.2.weight").size(0), 64);
   EXPECT_FALSE(std::filesystem::exists(tmp + "/run/image_tokenizer.safetensors")) << "no codebook is trained with BEiT";
@@ -386,16 +386,16 @@ TEST(LightPretrain, StartsFromAHuggingFaceBackboneAndAPolygonRun) {
   io::write_safetensors(dir + "/hf/model.safetensors", hf);
   test::write_text(dir + "/hf/config.json", R"({"model_type": "layoutlmv3", "max_position_embeddings": 514, "type_vocab_size": 1})");
   // A short polygon pretraining run.
-  train::PretrainPolyOptions p;
+  train::PolyPretrainOptions p;
   p.data = dir + "/d/annotations.json";
   p.images = dir + "/d";
   p.config = "tiny";
   p.threads = 1;
   p.max_steps = 2;
   p.out_dir = dir + "/poly";
-  train::pretrain_poly(p);
+  train::poly_pretrain(p);
   // lr 0: the saved weights are the loaded ones.
-  train::PretrainOptions o;
+  train::LightPretrainOptions o;
   o.data = p.data;
   o.images = p.images;
   o.config = "tiny";
@@ -407,7 +407,7 @@ TEST(LightPretrain, StartsFromAHuggingFaceBackboneAndAPolygonRun) {
   o.init = dir + "/hf";
   o.init_poly = dir + "/poly";
   o.out_dir = dir + "/run";
-  train::pretrain(o);
+  train::light_pretrain(o);
   const auto got = read_state_dict(dir + "/run/final/model.safetensors");
   for (const auto& [k, v] : expected) EXPECT_TRUE(torch::equal(got.at(k), v)) << k;
   const torch::Tensor pos = got.at("light.embeddings.position_embeddings.weight");

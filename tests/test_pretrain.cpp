@@ -11,7 +11,7 @@
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
-#include "light/train/pretrain_poly.h"
+#include "light/train/poly_pretrain.h"
 #include "light/train/trainer.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
@@ -150,7 +150,7 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   synth::SynthOptions so;
   so.width = so.height = 400;
   synth::synthesize(synth::Gazetteer(""), so, dir + "/d", 3, 1, false);
-  train::PretrainPolyOptions o;
+  train::PolyPretrainOptions o;
   o.data = dir + "/d/annotations.json";
   o.images = dir + "/d";
   o.config = "tiny";
@@ -161,7 +161,7 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   o.log_every = 10;
   o.checkpoint_every = 7;  // not on log lines: the sums between must survive a resume
   o.out_dir = dir + "/straight";
-  const train::PretrainPolySummary s = train::pretrain_poly(o);
+  const train::PolyPretrainSummary s = train::poly_pretrain(o);
   EXPECT_EQ(s.steps, 60);
   EXPECT_LT(s.last_loss, 0.8 * s.first_loss) << "the pretraining loss should fall";
   for (const char* f : {"options.json", "log.jsonl", "curves.png", "last/model.safetensors", "last/optimizer.pt",
@@ -170,12 +170,12 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   // Killed at step 25 and resumed: the same weights and log.
   o.out_dir = dir + "/interrupted";
   o.interrupt_after_steps = 25;
-  EXPECT_THROW(train::pretrain_poly(o), Error);
-  train::PretrainPolyOptions r;
+  EXPECT_THROW(train::poly_pretrain(o), Error);
+  train::PolyPretrainOptions r;
   r.threads = 1;
-  train::read_pretrain_poly_options(dir + "/interrupted", r);
+  train::read_poly_pretrain_options(dir + "/interrupted", r);
   EXPECT_EQ(r.max_steps, 60);
-  train::pretrain_poly(r);
+  train::poly_pretrain(r);
   EXPECT_TRUE(read_file(dir + "/straight/final/model.safetensors") == read_file(dir + "/interrupted/final/model.safetensors"))
       << "the resumed run's weights differ from the uninterrupted run's";
   EXPECT_EQ(strip_seconds(read_file(dir + "/straight/log.jsonl")), strip_seconds(read_file(dir + "/interrupted/log.jsonl")));

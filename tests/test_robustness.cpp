@@ -17,11 +17,11 @@
 #include <unistd.h>
 
 #include "light/baselines/features.h"
-#include "light/baselines/linkers.h"
+#include "light/baselines/heuristic_links.h"
 #include "light/eval/evaluator.h"
 #include "light/image/resize.h"
 #include "light/io/safetensors.h"
-#include "light/link/heuristic.h"
+#include "light/link/heuristic_linking.h"
 #include "light/maptext/maptext.h"
 #include "light/text/bpe.h"
 #include "light/util/error.h"

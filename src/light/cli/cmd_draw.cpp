@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/data/tile_image.h"
 #include "light/image/draw.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
@@ -36,7 +37,7 @@ void add_draw_command(CLI::App& app) {
     std::set<std::pair<dev_t, ino_t>> sources;
     for (const auto& tile : data) {
       if (a->limit > 0 && jobs.size() >= static_cast<size_t>(a->limit)) break;
-      const std::string src = image::find_tile_image(a->images, tile.image);
+      const std::string src = data::find_tile_image(a->images, tile.image);
       jobs.emplace_back(src, (std::filesystem::path(a->out) / std::filesystem::path(tile.image).filename()).replace_extension(".png").string());
       struct stat st {};
       if (::stat(src.c_str(), &st) == 0) sources.emplace(st.st_dev, st.st_ino);

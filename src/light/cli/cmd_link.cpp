@@ -6,7 +6,7 @@
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
-#include "light/link/heuristic.h"
+#include "light/link/heuristic_linking.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"

@@ -5,7 +5,7 @@
 
 #include "light/cli/commands.h"
 #include "light/train/distributed_options.h"
-#include "light/train/pretrain_light.h"
+#include "light/train/light_pretrain.h"
 
 namespace light::cli {
 
@@ -16,7 +16,7 @@ void add_distributed_options(CLI::App* cmd, train::DistributedOptions& d) {
 }
 
 void add_pretrain_command(CLI::App& app) {
-  auto o = std::make_shared<train::PretrainOptions>();
+  auto o = std::make_shared<train::LightPretrainOptions>();
   auto quiet = std::make_shared<bool>(false);
   auto resume = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("pretrain", full_command_description("pretrain"));
@@ -56,12 +56,12 @@ void add_pretrain_command(CLI::App& app) {
                                "--codebook-tiles", "--max-steps", "--batch-size", "--max-length", "--lr", "--warmup-ratio", "--weight-decay",
                                "--log-every", "--checkpoint-every", "--seed"})
         if (cmd->count(name) > 0) throw CLI::ValidationError(std::string(name) + ": not with --resume (the run's options.json holds it)");
-      train::read_pretrain_options(*resume, *o);
+      train::read_light_pretrain_options(*resume, *o);
     } else {
       for (const char* name : {"--data", "--images", "--out"})
         if (cmd->count(name) == 0) throw CLI::RequiredError(name);
     }
-    const auto s = train::pretrain(*o);
+    const auto s = train::light_pretrain(*o);
     if (o->distributed.rank == 0) {
       std::fprintf(stderr, "pretrain: %ld step(s) over %zu tile(s); loss %.4f -> %.4f -> %s/final\n", s.steps, s.tiles, s.first_loss,
                    s.last_loss, o->out_dir.c_str());

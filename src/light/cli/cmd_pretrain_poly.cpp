@@ -5,12 +5,12 @@
 
 #include "light/cli/commands.h"
 #include "light/train/distributed_options.h"
-#include "light/train/pretrain_poly.h"
+#include "light/train/poly_pretrain.h"
 
 namespace light::cli {
 
 void add_pretrain_poly_command(CLI::App& app) {
-  auto o = std::make_shared<train::PretrainPolyOptions>();
+  auto o = std::make_shared<train::PolyPretrainOptions>();
   auto quiet = std::make_shared<bool>(false);
   auto resume = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("pretrain-poly", full_command_description("pretrain-poly"));
@@ -42,12 +42,12 @@ void add_pretrain_poly_command(CLI::App& app) {
       for (const char* name : {"--data", "--images", "--config", "--init", "--max-steps", "--batch-size", "--lr", "--warmup-ratio",
                                "--weight-decay", "--loss-weights", "--max-polygons", "--log-every", "--checkpoint-every", "--seed"})
         if (cmd->count(name) > 0) throw CLI::ValidationError(std::string(name) + ": not with --resume (the run's options.json holds it)");
-      train::read_pretrain_poly_options(*resume, *o);
+      train::read_poly_pretrain_options(*resume, *o);
     } else {
       for (const char* name : {"--data", "--images", "--out"})
         if (cmd->count(name) == 0) throw CLI::RequiredError(name);
     }
-    const auto s = train::pretrain_poly(*o);
+    const auto s = train::poly_pretrain(*o);
     if (o->distributed.rank != 0) return;
     std::fprintf(stderr, "pretrain-poly: %ld step(s) over %zu tile(s); loss %.4f -> %.4f -> %s/final\n", s.steps, s.tiles,
                  s.first_loss, s.last_loss, o->out_dir.c_str());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "light/maptext/maptext.h"
+#include "light/text/bpe.h"
 
 namespace light::data {
 
@@ -55,10 +56,7 @@ struct TileInputs {
   int real_tokens = 0;                         // <s>, word tokens, </s>
 };
 
-// Special token ids (RoBERTa / LayoutLMv3 defaults).
-struct SpecialIds {
-  int64_t bos = kBos, pad = kPad, eos = kEos;
-};
+using SpecialIds = text::SpecialIds;  // <s>, <pad>, </s>: a tokenizer's special_ids()
 
 // Lays out words [begin, end) of `words` in one window of `length` tokens, as the reference does
 // (truncation keeps the first length-2 word tokens; a word whose first token does not fit is left

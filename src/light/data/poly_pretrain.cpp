@@ -9,7 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "light/data/inputs.h"
-#include "light/image/draw.h"
+#include "light/data/tile_image.h"
 #include "light/image/resize.h"
 #include "light/maptext/maptext.h"
 #include "light/util/error.h"
@@ -50,7 +50,7 @@ PolyTileSource::PolyTileSource(const std::string& data, const std::string& image
   for (const auto& t : tiles) {
     PolyTile pt;
     pt.image = t.image;
-    pt.image_path = image::find_tile_image(images_dir, t.image);
+    pt.image_path = data::find_tile_image(images_dir, t.image);
     const auto [w, h] = image::image_size(pt.image_path);
     pt.width = w, pt.height = h;
     for (const auto& g : t.groups)

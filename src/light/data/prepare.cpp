@@ -1,75 +1,52 @@
 #include "light/data/prepare.h"
 
-#include <algorithm>
-#include <atomic>
-#include <thread>
-
 #include "light/data/inputs.h"
-#include "light/image/draw.h"
-#include "light/image/resize.h"
+#include "light/data/tile_image.h"
 #include "light/io/safetensors.h"
 #include "light/util/error.h"
+#include "light/util/parallel.h"
 #include "light/util/progress.h"
 
 namespace light::data {
 
 PrepareReport prepare(const maptext::Dataset& data, const std::string& images_dir, const text::BpeTokenizer& tok,
                       const std::string& out_path, const PrepareOptions& opt) {
-  SpecialIds special;
-  if (tok.token_id("<s>") >= 0) special.bos = tok.token_id("<s>");
-  if (tok.token_id("<pad>") >= 0) special.pad = tok.token_id("<pad>");
-  if (tok.token_id("</s>") >= 0) special.eos = tok.token_id("</s>");
+  const SpecialIds special = tok.special_ids();
   const Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
-
+  const int S = opt.image_size;
   const size_t n = data.size();
   std::vector<std::map<std::string, io::Tensor>> parts(n);
-  std::vector<std::string> notes(n), errors(n);
+  std::vector<std::string> notes(n);
   Progress bar("prepare", n, "tiles");
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t t = next++; t < n; t = next++) {
-      try {
-        const maptext::Tile& tile = data[t];
-        const image::RgbImage img = image::read_rgb(image::find_tile_image(images_dir, tile.image));
-        const auto words = select_words(tile, img.width, img.height, {});
-        if (words.empty()) {
-          notes[t] = "image \"" + tile.image + "\": no usable word (all illegible, truncated or without area); skipped";
-        } else {
-          const TileInputs in = layout_tokens(words, tokenize, opt.max_length, 0, SIZE_MAX, special);
-          if (!in.beyond_window.empty())
-            notes[t] = "image \"" + tile.image + "\": " + std::to_string(in.beyond_window.size()) + " of " +
-                       std::to_string(words.size()) + " words do not fit in " + std::to_string(opt.max_length) +
-                       " tokens; written: the first window (as the reference); linking covers every word with windows";
-          const std::string p = std::to_string(t) + ".";
-          const int64_t L = in.length;
-          auto& m = parts[t];
-          m[p + "input_ids"] = io::Tensor::i64({L}, in.input_ids);
-          m[p + "bbox"] = io::Tensor::i64({L, 4}, in.bbox);
-          m[p + "attention_mask"] = io::Tensor::i64({L}, in.attention_mask);
-          m[p + "labels"] = io::Tensor::i64({L}, in.labels);
-          m[p + "first_token_indices"] = io::Tensor::i64({L}, in.first_token_indices);
-          m[p + "polygons"] = io::Tensor::f32({L, kPolygonValues}, in.polygons);
-          m[p + "pixel_values"] = io::Tensor::f32({3, 224, 224}, image::pixel_values(image::pil_resize_bilinear(img, 224, 224)));
-          std::vector<int64_t> sources;
-          for (const auto& w : in.words) sources.push_back(static_cast<int64_t>(w.source));
-          m[p + "word_sources"] = io::Tensor::i64({static_cast<int64_t>(sources.size())}, sources);
-        }
-      } catch (const std::exception& e) {
-        errors[t] = e.what();
-        next = n;
-      }
-      if (opt.progress) bar.add();
+  parallel_for(n, opt.threads, [&](size_t t, int) {
+    const maptext::Tile& tile = data[t];
+    TileImage img = load_tile_image(images_dir, tile.image, S);
+    const auto words = select_words(tile, img.width, img.height, {});
+    if (words.empty()) {
+      notes[t] = "image \"" + tile.image + "\": no usable word (all illegible, truncated or without area); skipped";
+    } else {
+      const TileInputs in = layout_tokens(words, tokenize, opt.max_length, 0, SIZE_MAX, special);
+      if (!in.beyond_window.empty())
+        notes[t] = "image \"" + tile.image + "\": " + std::to_string(in.beyond_window.size()) + " of " +
+                   std::to_string(words.size()) + " words do not fit in " + std::to_string(opt.max_length) +
+                   " tokens; written: the first window (as the reference); linking covers every word with windows";
+      const std::string p = std::to_string(t) + ".";
+      const int64_t L = in.length;
+      auto& m = parts[t];
+      m[p + "input_ids"] = io::Tensor::i64({L}, in.input_ids);
+      m[p + "bbox"] = io::Tensor::i64({L, 4}, in.bbox);
+      m[p + "attention_mask"] = io::Tensor::i64({L}, in.attention_mask);
+      m[p + "labels"] = io::Tensor::i64({L}, in.labels);
+      m[p + "first_token_indices"] = io::Tensor::i64({L}, in.first_token_indices);
+      m[p + "polygons"] = io::Tensor::f32({L, kPolygonValues}, in.polygons);
+      m[p + "pixel_values"] = io::Tensor::f32({3, S, S}, std::move(img.pixels));
+      std::vector<int64_t> sources;
+      for (const auto& w : in.words) sources.push_back(static_cast<int64_t>(w.source));
+      m[p + "word_sources"] = io::Tensor::i64({static_cast<int64_t>(sources.size())}, sources);
     }
-  };
-  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min<int>(threads, static_cast<int>(std::max<size_t>(1, n))));
-  std::vector<std::thread> pool;
-  for (int k = 1; k < threads; ++k) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+    if (opt.progress) bar.add();
+  });
   if (opt.progress) bar.finish();
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(e);
   PrepareReport report;
   std::map<std::string, io::Tensor> all;
   for (size_t t = 0; t < n; ++t) {

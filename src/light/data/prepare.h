@@ -11,6 +11,7 @@ namespace light::data {
 
 struct PrepareOptions {
   int max_length = 1000;
+  int image_size = 224;  // pixel_values are [3, image_size, image_size]: the model's input_size
   int threads = 0;
   bool progress = false;
 };

@@ -1,18 +1,18 @@
 #include "light/eval/evaluator.h"
 
 #include <algorithm>
-#include <atomic>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 #include <sstream>
-#include <thread>
 #include <unordered_map>
 
 #include "light/eval/assignment.h"
 #include "light/eval/edit_distance.h"
-#include "light/eval/pynum.h"
-#include "light/geometry/geos_ops.h"
+#include "light/eval/python_sums.h"
+#include "light/geometry/overlap.h"
 #include "light/util/error.h"
+#include "light/util/parallel.h"
 
 namespace light::eval {
 
@@ -393,36 +393,19 @@ Report evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, const 
     if (it != pred_by_key.end()) pred_tiles[k] = it->second;
   }
 
-  int threads = opt.threads > 0 ? opt.threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min<int>(threads, static_cast<int>(n)));
-  std::atomic<size_t> next{0};
-  std::vector<std::string> errors(threads);
-  auto worker = [&](int w) {
+  // One GEOS context a thread (its geometries never meet another thread's).
+  std::vector<std::unique_ptr<GeosContext>> contexts(static_cast<size_t>(thread_count(opt.threads, n)));
+  parallel_for(n, opt.threads, [&](size_t k, int worker) {
+    auto& ctx = contexts[static_cast<size_t>(worker)];
+    if (!ctx) ctx = std::make_unique<GeosContext>();
     try {
-      GeosContext ctx;
-      for (size_t k = next++; k < n; k = next++) {
-        try {
-          results[k] = evaluate_image(ctx, *gt_tiles[k], pred_tiles[k], opt);
-        } catch (const std::bad_alloc&) {
-          throw Error("image \"" + gt_tiles[k]->image + "\": out of memory matching its " +
-                      std::to_string(gt_tiles[k]->word_count()) + " ground-truth words against " +
-                      std::to_string(pred_tiles[k] ? pred_tiles[k]->word_count() : 0) + " predicted ones");
-        }
-      }
-    } catch (const std::exception& e) {
-      errors[w] = e.what();
-      next = n;
+      results[k] = evaluate_image(*ctx, *gt_tiles[k], pred_tiles[k], opt);
+    } catch (const std::bad_alloc&) {
+      throw Error("image \"" + gt_tiles[k]->image + "\": out of memory matching its " +
+                  std::to_string(gt_tiles[k]->word_count()) + " ground-truth words against " +
+                  std::to_string(pred_tiles[k] ? pred_tiles[k]->word_count() : 0) + " predicted ones");
     }
-  };
-  if (threads == 1) {
-    worker(0);
-  } else {
-    std::vector<std::thread> pool;
-    for (int w = 0; w < threads; ++w) pool.emplace_back(worker, w);
-    for (auto& th : pool) th.join();
-  }
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(e);
+  });
 
   Report report;
   Counts total;

@@ -1,5 +1,5 @@
 // Plain polygon helpers that need no geometry engine: points, bounding boxes, shoelace area.
-// Overlap computations (intersection, union, IoU) live in geos_ops.h and use GEOS.
+// Overlap computations (intersection, union, IoU) live in overlap.h and use GEOS.
 #pragma once
 #include <vector>
 

@@ -1,7 +1,6 @@
 #include "light/image/draw.h"
 
 #include <cmath>
-#include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -10,14 +9,6 @@
 #include "light/util/fs.h"
 
 namespace light::image {
-
-std::string find_tile_image(const std::string& dir, const std::string& key) {
-  namespace fs = std::filesystem;
-  const fs::path full = fs::path(dir) / key, base = fs::path(dir) / fs::path(key).filename();
-  if (fs::exists(full)) return full.string();
-  if (fs::exists(base)) return base.string();
-  throw Error("image \"" + key + "\": not found as " + full.string() + " or " + base.string());
-}
 
 void draw_tile(const maptext::Tile& tile, const std::string& image_path, const std::string& out_path, double scale) {
   check_image_format_of(image_path);

@@ -7,10 +7,6 @@
 
 namespace light::image {
 
-// Finds a tile's image: DIR/<image key>, else DIR/<basename of the key>. Throws light::Error naming
-// both paths when neither exists.
-std::string find_tile_image(const std::string& images_dir, const std::string& image_key);
-
 // Draws `tile` over its image and writes a PNG to `out_path`, scaled by `scale`.
 void draw_tile(const maptext::Tile& tile, const std::string& image_path, const std::string& out_path, double scale);
 

@@ -1,11 +1,10 @@
 #include "light/maptext/maptext.h"
 
-#include <atomic>
 #include <nlohmann/json.hpp>
-#include <thread>
 #include <unordered_map>
 
 #include "light/util/error.h"
+#include "light/util/parallel.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 
@@ -231,35 +230,18 @@ Dataset parse_maptext(const std::string& json_text, const std::string& source, c
 
   const size_t n = spans.size();
   Dataset data(n);
-  std::vector<std::string> errors(n);
-  std::vector<char> bad_json(n, 0);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t t = next++; t < n; t = next++) {
-      try {
-        const json entry = parse_json(std::string_view(json_text).substr(spans[t].first, spans[t].second - spans[t].first),
-                                      source + ": image entry " + std::to_string(t));
-        data[t] = parse_tile(entry, t, source, opt);
-      } catch (const JsonError& e) {
-        if (e.kind == JsonError::Syntax) bad_json[t] = 1;
-        else errors[t] = e.what();
-      } catch (const Error& e) {
-        errors[t] = e.what();
-      }
-    }
-  };
-  const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), (n + 63) / 64);
-  if (threads <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t k = 0; k < threads; ++k) pool.emplace_back(work);
-    for (auto& th : pool) th.join();
-  }
-  // Report the first problem in file order, as a sequential reader would.
-  for (size_t t = 0; t < n; ++t) {
-    if (bad_json[t]) throw_json_error(json_text, source);
-    if (!errors[t].empty()) throw Error(errors[t]);
+  // Entries parsed in parallel (64 or more a thread); the first problem in file order is reported,
+  // as a sequential reader would.
+  const int threads = thread_count(0, (n + 63) / 64);
+  try {
+    parallel_for(n, threads, [&](size_t t, int) {
+      const json entry = parse_json(std::string_view(json_text).substr(spans[t].first, spans[t].second - spans[t].first),
+                                    source + ": image entry " + std::to_string(t));
+      data[t] = parse_tile(entry, t, source, opt);
+    });
+  } catch (const JsonError& e) {
+    if (e.kind == JsonError::Syntax) throw_json_error(json_text, source);
+    throw;
   }
   check_unique_images(data, source);
   return data;

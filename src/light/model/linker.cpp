@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "light/data/inputs.h"
-#include "light/image/draw.h"
+#include "light/data/tile_image.h"
 #include "light/image/resize.h"
 #include "light/link/decode.h"
 #include "light/link/paths.h"
@@ -51,8 +51,7 @@ maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string
   model->to(dev);
   const text::BpeTokenizer tok = text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir);
   const int64_t vocab = model->config.layoutlmv3.vocab_size;
-  data::SpecialIds special;
-  if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
+  const data::SpecialIds special = tok.special_ids();
   const data::Tokenize tokenize = [&](const std::string& w) {
     std::vector<int64_t> ids = tok.encode_word(w);
     for (int64_t id : ids)
@@ -67,7 +66,7 @@ maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string
   for (const maptext::Tile& tile : data) {
     const auto all = link::flatten(tile);
     r.words += all.size();
-    const image::RgbImage img = image::read_rgb(image::find_tile_image(images_dir, tile.image));
+    const image::RgbImage img = image::read_rgb(data::find_tile_image(images_dir, tile.image));
     const auto words = data::select_words(tile, img.width, img.height, {});
     const int64_t n = static_cast<int64_t>(words.size());
     r.model_words += words.size();

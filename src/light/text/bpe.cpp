@@ -179,6 +179,14 @@ int64_t BpeTokenizer::token_id(const std::string& token) const {
   return it == vocab_.end() ? -1 : it->second;
 }
 
+SpecialIds BpeTokenizer::special_ids() const {
+  SpecialIds ids;
+  if (token_id("<s>") >= 0) ids.bos = token_id("<s>");
+  if (token_id("<pad>") >= 0) ids.pad = token_id("<pad>");
+  if (token_id("</s>") >= 0) ids.eos = token_id("</s>");
+  return ids;
+}
+
 namespace {
 // Token ids index embedding tables: each must be in [0, 2^24).
 constexpr int64_t kMaxTokenId = (int64_t{1} << 24) - 1;

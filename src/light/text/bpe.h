@@ -16,6 +16,11 @@
 
 namespace light::text {
 
+// RoBERTa / LayoutLMv3's special tokens <s>, <pad>, </s>; the defaults are their usual ids.
+struct SpecialIds {
+  int64_t bos = 0, pad = 1, eos = 2;
+};
+
 class BpeTokenizer {
  public:
   // A folder holding tokenizer.json, or vocab.json + merges.txt, or encoder.json + vocab.bpe.
@@ -45,6 +50,8 @@ class BpeTokenizer {
 
   // Id of a token (e.g. "<s>", "<mask>"); -1 if absent.
   int64_t token_id(const std::string& token) const;
+  // The ids of <s>, <pad> and </s> in this vocabulary; each one it lacks keeps its default.
+  SpecialIds special_ids() const;
   size_t vocab_size() const { return vocab_.size(); }
   // The largest token id (+1 is the embedding table size a model needs).
   int64_t max_id() const;

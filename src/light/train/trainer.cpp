@@ -14,7 +14,7 @@
 #include "light/data/inputs.h"
 #include "light/eval/evaluator.h"
 #include "light/image/plot.h"
-#include "light/image/draw.h"
+#include "light/data/tile_image.h"
 #include "light/image/resize.h"
 #include "light/link/decode.h"
 #include "light/link/paths.h"
@@ -50,7 +50,7 @@ std::vector<Example> load_examples(const maptext::Dataset& data, const std::stri
                                    int image_size) {
   std::vector<Example> out;
   for (const auto& tile : data) {
-    const image::RgbImage img = image::read_rgb(image::find_tile_image(images, tile.image));
+    const image::RgbImage img = image::read_rgb(data::find_tile_image(images, tile.image));
     if (data::select_words(tile, img.width, img.height, {}).empty())
       throw Error(source + ": image \"" + tile.image + "\": no usable word (all illegible, truncated or without area)");
     out.push_back({&tile, img.width, img.height, image::pixel_values(image::pil_resize_bilinear(img, image_size, image_size))});
@@ -261,8 +261,7 @@ TrainSummary train(const TrainOptions& opt) {
   if (sinusoid) model::init_layout_tables_sinusoid(*net->light);
   dp.broadcast_parameters(*net);
   net->to(dev);
-  data::SpecialIds special;
-  if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
+  const data::SpecialIds special = tok.special_ids();
   const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
 
   const int image_size = config.layoutlmv3.input_size;

@@ -3,20 +3,19 @@
 #include <cairo.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <random>
-#include <thread>
 
 #include "light/data/synth/path.h"
 #include "light/data/synth/text_render.h"
 #include "light/geometry/polygon.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
+#include "light/util/parallel.h"
 #include "light/util/progress.h"
 
 namespace light::synth {
@@ -712,34 +711,17 @@ maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& opt, con
   fs::create_directories(fs::path(out_dir) / "images", ec);
   if (ec) throw Error(out_dir + ": cannot create the output folder: " + ec.message());
   maptext::Dataset data(static_cast<size_t>(count));
-  std::vector<std::string> errors(static_cast<size_t>(count));
   Progress bar("synth", static_cast<size_t>(count), "tiles");
-  std::atomic<int> next{0};
-  auto work = [&] {
-    for (int k = next++; k < count; k = next++) {
-      try {
-        char name[64];
-        std::snprintf(name, sizeof name, "images/tile_%06d.png", k);
-        SynthImage img;
-        data[k] = generate_tile(names, opt, static_cast<uint64_t>(k), name, &img);
-        const auto png = encode_png(img);
-        write_file_atomic((fs::path(out_dir) / name).string(), std::string(png.begin(), png.end()));
-      } catch (const std::exception& e) {
-        errors[k] = e.what();
-        next = count;
-      }
-      if (progress) bar.add();
-    }
-  };
-  threads = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
-  threads = std::max(1, std::min(threads, count));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+  parallel_for(static_cast<size_t>(count), threads, [&](size_t k, int) {
+    char name[64];
+    std::snprintf(name, sizeof name, "images/tile_%06zu.png", k);
+    SynthImage img;
+    data[k] = generate_tile(names, opt, static_cast<uint64_t>(k), name, &img);
+    const auto png = encode_png(img);
+    write_file_atomic((fs::path(out_dir) / name).string(), std::string(png.begin(), png.end()));
+    if (progress) bar.add();
+  });
   if (progress) bar.finish();
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(e);
   maptext::write_maptext((fs::path(out_dir) / "annotations.json").string(), data);
   return data;
 }

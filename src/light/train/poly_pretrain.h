@@ -13,7 +13,7 @@
 
 namespace light::train {
 
-struct PretrainPolyOptions {
+struct PolyPretrainOptions {
   std::string data, images, out_dir;
   std::string config = "small";  // small | base | tiny | a config.json (its poly_encoder section)
   std::string init = "none";     // none | a polygon-pretraining checkpoint or run | a LIGHT model (its polygon encoder)
@@ -29,16 +29,16 @@ struct PretrainPolyOptions {
   long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };
 
-std::string pretrain_poly_options_to_json(const PretrainPolyOptions& options);
+std::string poly_pretrain_options_to_json(const PolyPretrainOptions& options);
 // Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
-void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions& options);
+void read_poly_pretrain_options(const std::string& run_dir, PolyPretrainOptions& options);
 
-struct PretrainPolySummary {
+struct PolyPretrainSummary {
   long steps = 0;
   double first_loss = 0, last_loss = 0;  // the first and last logged mean losses
   size_t tiles = 0, skipped_polygons = 0;
 };
 
-PretrainPolySummary pretrain_poly(const PretrainPolyOptions& options);
+PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& options);
 
 }  // namespace light::train

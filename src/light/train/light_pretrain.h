@@ -13,7 +13,7 @@
 
 namespace light::train {
 
-struct PretrainOptions {
+struct LightPretrainOptions {
   std::string data, images, out_dir;
   std::string tokenizer = "bytes";  // a tokenizer folder, or "bytes"
   std::string config = "small";     // small | base | tiny | a config.json
@@ -33,16 +33,16 @@ struct PretrainOptions {
   long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };
 
-std::string pretrain_options_to_json(const PretrainOptions& options);
+std::string light_pretrain_options_to_json(const LightPretrainOptions& options);
 // Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
-void read_pretrain_options(const std::string& run_dir, PretrainOptions& options);
+void read_light_pretrain_options(const std::string& run_dir, LightPretrainOptions& options);
 
-struct PretrainSummary {
+struct LightPretrainSummary {
   long steps = 0;
   double first_loss = 0, last_loss = 0;  // the first and last logged mean losses
   size_t tiles = 0, left_out_words = 0;
 };
 
-PretrainSummary pretrain(const PretrainOptions& options);
+LightPretrainSummary light_pretrain(const LightPretrainOptions& options);
 
 }  // namespace light::train

@@ -44,6 +44,6 @@ void cut_to_degree_two(int n, std::vector<Edge>& edges);
 void cut_cycles(int n, std::vector<Edge>& edges);
 
 // Links the words of one tile: features, edges, cuts. Returns undirected path edges.
-std::vector<Edge> link_heuristic(const std::vector<WordFeatures>& words, Method method, const CostWeights& w);
+std::vector<Edge> heuristic_links(const std::vector<WordFeatures>& words, Method method, const CostWeights& w);
 
 }  // namespace light::baselines

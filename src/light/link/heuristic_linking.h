@@ -1,6 +1,6 @@
 // `light link --method distance|mst`: the heuristic linkers applied to whole MapText files.
 #pragma once
-#include "light/baselines/linkers.h"
+#include "light/baselines/heuristic_links.h"
 #include "light/link/paths.h"
 #include "light/maptext/maptext.h"
 

@@ -1,4 +1,4 @@
-#include "light/eval/pynum.h"
+#include "light/eval/python_sums.h"
 
 #include <cmath>
 

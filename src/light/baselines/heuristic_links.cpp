@@ -1,4 +1,4 @@
-#include "light/baselines/linkers.h"
+#include "light/baselines/heuristic_links.h"
 
 #include <algorithm>
 #include <array>
@@ -206,7 +206,7 @@ void cut_cycles(int n, std::vector<Edge>& edges) {
   edges.swap(kept);
 }
 
-std::vector<Edge> link_heuristic(const std::vector<WordFeatures>& words, Method method, const CostWeights& w) {
+std::vector<Edge> heuristic_links(const std::vector<WordFeatures>& words, Method method, const CostWeights& w) {
   const int n = static_cast<int>(words.size());
   std::vector<Edge> edges;
   if (method == Method::Mst) {

@@ -1,4 +1,4 @@
-#include "light/train/pretrain_light.h"
+#include "light/train/light_pretrain.h"
 
 #include <torch/torch.h>
 
@@ -55,7 +55,7 @@ void write_model_folder(model::LightPretrain& net, const std::string& dir, const
 
 }  // namespace
 
-std::string pretrain_options_to_json(const PretrainOptions& o) {
+std::string light_pretrain_options_to_json(const LightPretrainOptions& o) {
   const auto abs = absolute_path;
   nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"tokenizer", path_or_name(o.tokenizer)},
                               {"config", path_or_name(o.config)}, {"init", path_or_name(o.init)}, {"init_poly", path_or_name(o.init_poly)}, {"layout_init", o.layout_init},
@@ -67,7 +67,7 @@ std::string pretrain_options_to_json(const PretrainOptions& o) {
   return j.dump(1) + "\n";
 }
 
-void read_pretrain_options(const std::string& run_dir, PretrainOptions& o) {
+void read_light_pretrain_options(const std::string& run_dir, LightPretrainOptions& o) {
   const std::string path = run_dir + "/options.json";
   if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain run (no options.json) (--resume)");
   try {
@@ -87,7 +87,7 @@ void read_pretrain_options(const std::string& run_dir, PretrainOptions& o) {
   o.resume = true;
 }
 
-PretrainSummary pretrain(const PretrainOptions& opt) {
+LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
   const torch::Device dev = model::pick_device(opt.device);
@@ -113,8 +113,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   so.max_length = opt.max_length;
   so.mask_id = tok.token_id("<mask>");
   if (so.mask_id < 0) throw Error(opt.tokenizer + ": the tokenizer has no <mask> token (--tokenizer)");
-  data::SpecialIds special;
-  if (tok.token_id("<s>") >= 0) special = {tok.token_id("<s>"), tok.token_id("<pad>"), tok.token_id("</s>")};
+  const data::SpecialIds special = tok.special_ids();
   const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
   model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
                                                       : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
@@ -182,7 +181,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   long in_sums = 0;
   double first_loss = NAN;
   if (!opt.resume) {
-    if (root) write_file_atomic(opt.out_dir + "/options.json", pretrain_options_to_json(opt));
+    if (root) write_file_atomic(opt.out_dir + "/options.json", light_pretrain_options_to_json(opt));
   } else {
     const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
     if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
@@ -205,7 +204,7 @@ PretrainSummary pretrain(const PretrainOptions& opt) {
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
   const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
   TileOrder tile_at(N, opt.seed);
-  PretrainSummary s;
+  LightPretrainSummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
   run.keep();  // from here on the folder holds a resumable run

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "light/eval/pynum.h"
+#include "light/eval/python_sums.h"
 
 using namespace light::eval;
 

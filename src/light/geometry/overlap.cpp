@@ -1,4 +1,4 @@
-#include "light/geometry/geos_ops.h"
+#include "light/geometry/overlap.h"
 
 #include <geos_c.h>
 

@@ -1,4 +1,4 @@
-#include "light/train/pretrain_poly.h"
+#include "light/train/poly_pretrain.h"
 
 #include <torch/torch.h>
 
@@ -68,7 +68,7 @@ const char* const kLossNames[] = {"loss", "reconstruct", "angle", "center_x", "c
 
 }  // namespace
 
-std::string pretrain_poly_options_to_json(const PretrainPolyOptions& o) {
+std::string poly_pretrain_options_to_json(const PolyPretrainOptions& o) {
   const auto abs = absolute_path;
   nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"config", path_or_name(o.config)},
                               {"init", path_or_name(o.init)}, {"loss_weights", o.loss_weights}, {"max_steps", o.max_steps},
@@ -78,7 +78,7 @@ std::string pretrain_poly_options_to_json(const PretrainPolyOptions& o) {
   return j.dump(1) + "\n";
 }
 
-void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions& o) {
+void read_poly_pretrain_options(const std::string& run_dir, PolyPretrainOptions& o) {
   const std::string path = run_dir + "/options.json";
   if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain-poly run (no options.json) (--resume)");
   try {
@@ -95,7 +95,7 @@ void read_pretrain_poly_options(const std::string& run_dir, PretrainPolyOptions&
   o.resume = true;
 }
 
-PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
+PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
   const torch::Device dev = model::pick_device(opt.device);
@@ -127,7 +127,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   long in_sums = 0, empty_batches = 0, this_call = 0;
   double first_loss = NAN;
   if (!opt.resume) {
-    if (root) write_file_atomic(opt.out_dir + "/options.json", pretrain_poly_options_to_json(opt));
+    if (root) write_file_atomic(opt.out_dir + "/options.json", poly_pretrain_options_to_json(opt));
   } else {
     const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
     if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
@@ -152,7 +152,7 @@ PretrainPolySummary pretrain_poly(const PretrainPolyOptions& opt) {
   data::PolySampleOptions so;
   so.max_polygons = static_cast<size_t>(opt.max_polygons);
   TileOrder tile_at(N, opt.seed);
-  PretrainPolySummary s;
+  PolyPretrainSummary s;
   s.tiles = N;
   const auto t0 = std::chrono::steady_clock::now();
   run.keep();  // from here on the folder holds a resumable run

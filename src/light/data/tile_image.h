@@ -1,0 +1,22 @@
+// A tile's image, found beside its annotations and read as the model sees it.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "light/maptext/maptext.h"
+
+namespace light::data {
+
+// Finds a tile's image: DIR/<image key>, else DIR/<basename of the key>. Throws light::Error naming
+// both paths when neither exists.
+std::string find_tile_image(const std::string& images_dir, const std::string& image_key);
+
+// The image of one tile: its size in pixels (the word boxes' frame) and the model's pixel values,
+// the image resized to image_size x image_size (PIL bilinear) and normalised, [3, S, S] row-major.
+struct TileImage {
+  int width = 0, height = 0;
+  std::vector<float> pixels;
+};
+TileImage load_tile_image(const std::string& images_dir, const std::string& image_key, int image_size);
+
+}  // namespace light::data
