@@ -70,28 +70,18 @@ struct Fixture {
   model::Batch batch(int64_t T) const { return batch(T, 1); }
   // The tile `copies` times over (a batch of equal tiles), with the successor labels.
   model::Batch batch(int64_t T, int copies) const {
-    const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
-    model::Batch b;
-    const int64_t C = copies;
-    b.input_ids = torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {1, T}, i64).repeat({C, 1});
-    b.bbox = torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {1, T, 4}, i64).repeat({C, 1, 1});
-    b.attention_mask = torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {1, T}, i64).repeat({C, 1});
-    b.polygons = torch::from_blob(const_cast<float*>(in.polygons.data()), {1, T, 32}).repeat({C, 1, 1});
-    b.pixel_values = torch::from_blob(const_cast<float*>(pixels.data()), {1, 3, 224, 224}).repeat({C, 1, 1, 1});
     // Copies after the first are moved by 0.001 px (normalised: far below a pixel) so that the
     // model encodes their polygons as distinct ones, as it would two different tiles'.
-    for (int c = 1; c < copies; ++c) {
-      torch::Tensor p = b.polygons[c];
-      p.copy_(torch::where(p >= 0, p + 1e-6f * static_cast<float>(c), p));
-    }
-    std::vector<int64_t> labels;
-    for (const auto& w : in.words) labels.push_back(w.label);
-    for (int c = 0; c < copies; ++c) {
-      b.first_token_indices.push_back(
-          torch::from_blob(const_cast<int64_t*>(in.first_token_indices.data()), {static_cast<int64_t>(in.words.size())}, i64).clone());
-      if (copies > 1) b.word_labels.push_back(torch::tensor(labels, i64));
-    }
-    return b;
+    std::vector<data::TileInputs> tiles(static_cast<size_t>(copies), in);
+    for (int c = 1; c < copies; ++c)
+      for (float& v : tiles[static_cast<size_t>(c)].polygons)
+        if (v >= 0) v += 1e-6f * static_cast<float>(c);
+    std::vector<const data::TileInputs*> ptrs;
+    for (const auto& t : tiles) ptrs.push_back(&t);
+    model::BatchOptions bo;
+    bo.labels = copies > 1;
+    bo.pad_to = T;
+    return model::make_batch(ptrs, std::vector<const std::vector<float>*>(ptrs.size(), &pixels), net->config, torch::kCPU, bo);
   }
 };
 Fixture& fx() {

@@ -174,7 +174,11 @@ TEST(Model, WrongCheckpointsAreClearErrors) {
 // light link --model
 // ---------------------------------------------------------------------------------------------
 #include "light/data/synth/synth.h"
-#include "light/model/linker.h"
+#include "light/link/model_linking.h"
+
+using light::link::link_with_model;
+using light::link::ModelLinkOptions;
+using light::link::ModelLinkReport;
 
 namespace {
 // The fixture model's folder plus a byte-level tokenizer whose ids (3..258) fit its 1000-word vocabulary.

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include "light/model/device.h"
 #include "light/model/runtime.h"
+#include "light/util/blas.h"
 
 TEST(Runtime, LibTorchIsLinkedAndThreadsAreSet) {
   light::model::set_threads(2);
@@ -13,7 +15,7 @@ TEST(Runtime, LibTorchIsLinkedAndThreadsAreSet) {
 }
 
 TEST(Runtime, BlasCoreOverrideOnlyFixesMisdetections) {
-  using light::model::blas_core_override;
+  using light::blas_core_override;
   EXPECT_EQ(blas_core_override("Prescott", true, true, nullptr), "SkylakeX");
   EXPECT_EQ(blas_core_override("Prescott", false, true, nullptr), "Haswell");
   EXPECT_EQ(blas_core_override("Prescott", false, false, nullptr), "");      // an old CPU: Prescott is right

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "light/cli/commands.h"
-#include "light/model/forward_io.h"
+#include "light/link/forward_outputs.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -24,10 +24,10 @@ void add_forward_command(CLI::App& app) {
   cmd->add_option("--device", a->device, "cpu | cuda")->capture_default_str();
   cmd->callback([a] {
     check_output_is_not_input("--out", a->out, {{"--model", a->model}, {"--inputs", a->inputs}});
-    model::ForwardOptions opt;
+    model::PredictorOptions opt;
     opt.threads = a->threads;
     opt.device = a->device;
-    const size_t n = model::run_forward(a->model, a->inputs, a->out, opt);
+    const size_t n = link::write_forward_outputs(a->model, a->inputs, a->out, opt);
     std::fprintf(stderr, "forward: %zu tile(s) -> %s\n", n, a->out.c_str());
   });
 }

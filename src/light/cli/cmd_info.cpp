@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/model/device.h"
 #include "light/model/runtime.h"
+#include "light/train/distributed_options.h"
 
 namespace light::cli {
 
@@ -19,7 +21,7 @@ void add_info_command(CLI::App& app) {
     std::printf("libtorch %s, %d thread(s)\n", info.torch_version.c_str(), info.threads);
     std::printf("cuda: %s\n", info.cuda_available ? (std::to_string(info.cuda_devices) + " device(s)").c_str()
                                                    : "not available");
-    std::printf("data-parallel: %s\n", info.data_parallel ? "c10d/Gloo (--world-size)" : "not in this build (LibTorch's c10d/Gloo headers were missing)");
+    std::printf("data-parallel: %s\n", train::distributed_available() ? "c10d/Gloo (--world-size)" : "not in this build (LibTorch's c10d/Gloo headers were missing)");
     std::printf("blas: %s\n", info.blas_core.empty() ? "not OpenBLAS (or not loaded)" : ("OpenBLAS, kernel " + info.blas_core).c_str());
   });
 }

@@ -4,22 +4,22 @@
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
 #include "light/maptext/maptext.h"
-#include "light/model/linker.h"
+#include "light/link/model_linking.h"
 #include "light/util/error.h"
 
 namespace light::cli {
 
 void run_link_with_model(const LinkArgs& a) {
   if (a.images.empty()) throw Error("--model needs --images DIR (the tiles the words were found on)");
-  model::ModelLinkOptions mo;
+  link::ModelLinkOptions mo;
   mo.tokenizer_dir = a.tokenizer;
   mo.device = a.device;
   mo.threads = a.threads;
   mo.max_length = a.max_length;
   mo.progress = !a.quiet;
   const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
-  model::ModelLinkReport report;
-  const auto linked = model::link_with_model(data, a.model, a.images, mo, &report);
+  link::ModelLinkReport report;
+  const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
   maptext::write_maptext(a.out, linked);
   std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
                report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);

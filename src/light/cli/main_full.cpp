@@ -5,10 +5,10 @@
 
 #include "light/cli/app.h"
 #include "light/cli/commands.h"
-#include "light/model/runtime.h"
+#include "light/util/blas.h"
 
 int main(int argc, char** argv) {
-  light::model::ensure_fast_blas(argv);
+  light::ensure_fast_blas(argv);
   return light::cli::run_app(argc, argv, [](CLI::App& app) {
     light::cli::add_synth_command(app);
     light::cli::add_draw_command(app);

@@ -1,5 +1,7 @@
 #include "light/data/prepare.h"
 
+#include <cstring>
+
 #include "light/data/inputs.h"
 #include "light/data/tile_image.h"
 #include "light/io/safetensors.h"
@@ -56,6 +58,29 @@ PrepareReport prepare(const maptext::Dataset& data, const std::string& images_di
   }
   io::write_safetensors(out_path, all, {{"format", "light-inputs"}, {"max_length", std::to_string(opt.max_length)}});
   return report;
+}
+
+PreparedTile read_prepared_tile(const io::SafeTensorsFile& file, const std::string& prefix) {
+  const auto values = [&](const std::string& name, auto zero) {  // copied: the data need not be aligned
+    const io::TensorView& v = file.at(prefix + name);
+    std::vector<decltype(zero)> out(static_cast<size_t>(v.numel()));
+    if (!out.empty()) std::memcpy(out.data(), v.data, out.size() * sizeof(zero));
+    return out;
+  };
+  const auto i64 = [&](const std::string& name) { return values(name, int64_t{0}); };
+  const auto f32 = [&](const std::string& name) { return values(name, 0.0f); };
+  PreparedTile t;
+  TileInputs& in = t.inputs;
+  in.input_ids = i64("input_ids");
+  in.attention_mask = i64("attention_mask");
+  in.labels = i64("labels");
+  in.first_token_indices = i64("first_token_indices");
+  in.bbox = i64("bbox");
+  in.polygons = f32("polygons");
+  in.length = static_cast<int>(in.input_ids.size());
+  while (in.real_tokens < in.length && in.attention_mask[static_cast<size_t>(in.real_tokens)] == 1) ++in.real_tokens;
+  t.pixels = f32("pixel_values");
+  return t;
 }
 
 }  // namespace light::data

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "light/data/inputs.h"
+#include "light/io/safetensors.h"
 #include "light/maptext/maptext.h"
 #include "light/text/bpe.h"
 
@@ -23,5 +25,14 @@ struct PrepareReport {
 
 PrepareReport prepare(const maptext::Dataset& data, const std::string& images_dir, const text::BpeTokenizer& tokenizer,
                       const std::string& out_path, const PrepareOptions& options);
+
+// One tile of a prepared inputs file (tensors "<prefix>input_ids", "<prefix>bbox", ...: prepare's, or
+// the parity fixtures'), read back as model inputs (without words; real_tokens counts the leading ones
+// of the attention mask) and pixel values. Types and shapes are the caller's to check first.
+struct PreparedTile {
+  TileInputs inputs;
+  std::vector<float> pixels;
+};
+PreparedTile read_prepared_tile(const io::SafeTensorsFile& file, const std::string& prefix);
 
 }  // namespace light::data

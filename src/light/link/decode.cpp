@@ -1,4 +1,5 @@
 #include "light/link/decode.h"
+#include "light/link/paths.h"
 
 #include <algorithm>
 
@@ -87,6 +88,30 @@ Decoded decode_successors(std::vector<float> probs, std::vector<float> bi, int n
     ++d.cycles_broken;
   }
   return d;
+}
+
+maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, std::vector<float> probs,
+                        std::vector<float> bi_probs, int* cycles_broken) {
+  const size_t words = tile.word_count();
+  std::vector<std::vector<int>> phrases;
+  std::vector<char> placed(words, 0);
+  if (!word_sources.empty()) {
+    const Decoded d = decode_successors(std::move(probs), std::move(bi_probs), static_cast<int>(word_sources.size()));
+    if (cycles_broken) *cycles_broken = d.cycles_broken;
+    for (const auto& g : d.groups) {
+      std::vector<int> phrase;
+      for (int k : g) {
+        phrase.push_back(static_cast<int>(word_sources[static_cast<size_t>(k)]));
+        placed[word_sources[static_cast<size_t>(k)]] = 1;
+      }
+      phrases.push_back(std::move(phrase));
+    }
+  } else if (cycles_broken) {
+    *cycles_broken = 0;
+  }
+  for (size_t k = 0; k < words; ++k)  // words the model does not see stay, alone
+    if (!placed[k]) phrases.push_back({static_cast<int>(k)});
+  return regroup(tile, phrases);
 }
 
 }  // namespace light::link

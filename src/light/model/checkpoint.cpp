@@ -64,13 +64,27 @@ std::map<std::string, torch::Tensor> read_state_dict(const std::string& path) {
   return state;
 }
 
-torch::Device pick_device(const std::string& name) {
-  if (name == "cpu") return torch::kCPU;
-  if (name == "cuda") {
-    if (!torch::cuda::is_available()) throw Error("--device cuda: this LibTorch build has no CUDA device (see `light info`)");
-    return torch::kCUDA;
+void write_parameters(torch::nn::Module& module, const std::string& path) {
+  std::map<std::string, io::Tensor> t;
+  for (const auto& p : module.named_parameters()) {
+    const torch::Tensor c = p.value().detach().to(torch::kCPU).to(torch::kFloat32).contiguous();
+    t[p.key()] = io::Tensor::f32(std::vector<int64_t>(c.sizes().begin(), c.sizes().end()),
+                                 std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel()));
   }
-  throw Error("--device: expected cpu or cuda, got \"" + name + "\"");
+  io::write_safetensors(path, t, {{"format", "pt"}});
+}
+
+void write_model_folder(torch::nn::Module& module, const ModelConfig& config, const std::string& dir,
+                        const std::string& tokenizer_dir, const std::vector<std::pair<std::string, std::string>>& extra_files) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  write_parameters(module, dir + "/model.safetensors");
+  write_model_config(dir + "/config.json", config);
+  if (!tokenizer_dir.empty())
+    for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
+      if (fs::exists(fs::path(tokenizer_dir) / f))
+        fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
+  for (const auto& [source, name] : extra_files) fs::copy_file(source, fs::path(dir) / name, fs::copy_options::overwrite_existing);
 }
 
 bool unused_checkpoint_key(const std::string& key) {

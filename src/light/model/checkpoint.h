@@ -20,8 +20,15 @@ std::map<std::string, torch::Tensor> read_pth_state_dict(const std::string& path
 // Either format, by extension (.safetensors, else PyTorch zip).
 std::map<std::string, torch::Tensor> read_state_dict(const std::string& path);
 
-// "cpu" or "cuda" (checked to exist); anything else is a light::Error naming --device.
-torch::Device pick_device(const std::string& name);
+// Every parameter of `module` (CPU float32) into a .safetensors file, written atomically.
+void write_parameters(torch::nn::Module& module, const std::string& path);
+
+// A model folder `dir` (created): model.safetensors (the parameters of `module`), config.json, the
+// tokenizer's files found in `tokenizer_dir` (tokenizer.json, vocab.json, merges.txt; none when it is
+// empty), and each (source file, name) of `extra_files`.
+void write_model_folder(torch::nn::Module& module, const ModelConfig& config, const std::string& dir,
+                        const std::string& tokenizer_dir = "",
+                        const std::vector<std::pair<std::string, std::string>>& extra_files = {});
 
 // Keys a checkpoint may hold that no light module needs: non-persistent buffers (…position_ids,
 // …token_type_ids) and the polygon BERT's unused word table and pooler.

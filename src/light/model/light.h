@@ -7,9 +7,11 @@
 
 #include <vector>
 
+#include "light/data/inputs.h"
 #include "light/model/config.h"
 #include "light/model/layoutlmv3.h"
 #include "light/model/poly_encoder.h"
+#include "light/model/predictor.h"
 
 namespace light::model {
 
@@ -61,6 +63,18 @@ struct Batch {
   std::vector<torch::Tensor> word_labels;          // per tile: [N] labels (for the losses; may be empty)
 };
 
+// A batch from tiles' model inputs (data::layout_tokens, or a prepared inputs file) and their pixel
+// values ([3, S, S] each, S the config's input_size): every tile cut to the batch's longest run of real
+// tokens (at least `pad_to`), each word's first-token index (entries of -999 skipped), and, with
+// `labels`, each word's label for the losses (kept on the CPU). Sizes are taken from the config and
+// checked: a tile with other pixel or polygon sizes is a light::Error, never a read past its end.
+struct BatchOptions {
+  bool labels = true;
+  int64_t pad_to = 0;
+};
+Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::vector<const std::vector<float>*>& pixels,
+                 const ModelConfig& config, torch::Device device, const BatchOptions& options = {});
+
 struct TileOutputs {
   torch::Tensor first_token_hidden, word_embeddings, logits, bi_logits, probs, bi_probs;  // [N,H] [N,H] [N,N]...
   torch::Tensor base_loss, bidirection_loss, focal_loss;  // scalars (defined when labels were given)
@@ -69,6 +83,9 @@ struct TileOutputs {
   // predecessor CE), + focal (the successor focal term; both focal terms with bidirection).
   torch::Tensor total_loss(const LossSwitches& s) const;
 };
+
+// A tile's probs and bi_probs as plain arrays (on the CPU).
+SuccessorProbs successor_probs(const TileOutputs& tile);
 
 struct Outputs {
   torch::Tensor text_embeddings, poly_embeddings, fused_embeddings, visual_embeddings, encoder_input, final_hidden_text;

@@ -41,7 +41,4 @@ class DataParallel {
   std::unique_ptr<Group> group_;
 };
 
-// Whether this build can run more than one rank (LibTorch with c10d and the Gloo headers).
-bool distributed_available();
-
 }  // namespace light::train

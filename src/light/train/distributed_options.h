@@ -9,4 +9,7 @@ struct DistributedOptions {
   std::string store;  // a fresh folder all ranks see, or host:port (needed when world_size > 1)
 };
 
+// Whether this build can run more than one rank (LibTorch with c10d and the Gloo headers).
+bool distributed_available();
+
 }  // namespace light::train

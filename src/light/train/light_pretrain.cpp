@@ -18,7 +18,7 @@
 #include "light/model/checkpoint.h"
 #include "light/model/config.h"
 #include "light/model/light_pretrain.h"
-#include "light/model/runtime.h"
+#include "light/model/device.h"
 #include "light/text/bpe.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
@@ -40,17 +40,6 @@ constexpr const char* kCodebookFile = "image_tokenizer.safetensors";
 
 std::vector<float> tile_pixels(const data::PolyTile& tile, int size) {
   return image::pixel_values(image::pil_resize_bilinear(image::read_rgb(tile.image_path), size, size));
-}
-
-// A model folder: weights, config.json, the tokenizer's files and the image tokenizer.
-void write_model_folder(model::LightPretrain& net, const std::string& dir, const std::string& tokenizer_dir,
-                        const std::string& codebook_path) {
-  fs::create_directories(dir);
-  write_parameters(*net, dir + "/model.safetensors");
-  model::write_model_config(dir + "/config.json", net->config);
-  for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
-    if (fs::exists(fs::path(tokenizer_dir) / f)) fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
-  if (!codebook_path.empty()) fs::copy_file(codebook_path, fs::path(dir) / kCodebookFile, fs::copy_options::overwrite_existing);
 }
 
 }  // namespace
@@ -134,6 +123,9 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   // on the run's first tiles.
   const bool beit = !opt.image_tokenizer.empty() && model::is_beit_folder(opt.image_tokenizer);
   const std::string codebook_path = beit ? std::string() : opt.out_dir + "/" + kCodebookFile;
+  // A model folder holds the image tokenizer beside the weights and the text tokenizer.
+  std::vector<std::pair<std::string, std::string>> codebook_files;
+  if (!codebook_path.empty()) codebook_files.push_back({codebook_path, kCodebookFile});
   model::BeitImageTokenizer beit_tokenizer{nullptr};
   if (beit) {
     beit_tokenizer = model::load_beit(opt.image_tokenizer);
@@ -279,7 +271,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
     if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
       const std::string tmp = opt.out_dir + "/last.tmp";
       remove_tree(tmp);
-      write_model_folder(net, tmp, tokenizer_dir, codebook_path);
+      model::write_model_folder(*net, net->config, tmp, tokenizer_dir, codebook_files);
       torch::save(optimizer, tmp + "/optimizer.pt");
       // The loss sums since the last log line too, so that a resumed run logs what this one would.
       nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss}, {"sums", sums}, {"in_sums", in_sums}};
@@ -291,7 +283,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   if (root) {
     const std::string tmp = opt.out_dir + "/final.tmp";
     remove_tree(tmp);
-    write_model_folder(net, tmp, tokenizer_dir, codebook_path);
+    model::write_model_folder(*net, net->config, tmp, tokenizer_dir, codebook_files);
     swap_in(tmp, opt.out_dir + "/final");
   }
   dp.barrier();

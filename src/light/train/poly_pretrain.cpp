@@ -14,7 +14,7 @@
 #include "light/model/checkpoint.h"
 #include "light/model/config.h"
 #include "light/model/poly_pretrain.h"
-#include "light/model/runtime.h"
+#include "light/model/device.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
@@ -31,12 +31,6 @@ namespace {
 
 model::ModelConfig config_for(const std::string& name) {
   return fs::exists(name) ? model::read_model_config(name) : model::preset_config(name, 259);
-}
-
-void write_model_folder(model::PolyPretrain& net, const model::ModelConfig& config, const std::string& dir) {
-  fs::create_directories(dir);
-  write_parameters(*net, dir + "/model.safetensors");
-  model::write_model_config(dir + "/config.json", config);
 }
 
 // The weights to start from: a polygon-pretraining checkpoint (light's run or folder, the reference's
@@ -228,7 +222,7 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
     if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
       const std::string tmp = opt.out_dir + "/last.tmp";
       remove_tree(tmp);
-      write_model_folder(net, config, tmp);
+      model::write_model_folder(*net, config, tmp);
       torch::save(optimizer, tmp + "/optimizer.pt");
       // The loss sums since the last log line too, so that a resumed run logs what this one would.
       nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss},
@@ -241,7 +235,7 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   if (root) {
     const std::string tmp = opt.out_dir + "/final.tmp";
     remove_tree(tmp);
-    write_model_folder(net, config, tmp);
+    model::write_model_folder(*net, config, tmp);
     swap_in(tmp, opt.out_dir + "/final");
   }
   dp.barrier();

@@ -23,16 +23,6 @@ namespace light::train {
 
 namespace fs = std::filesystem;
 
-void write_parameters(torch::nn::Module& module, const std::string& path) {
-  std::map<std::string, io::Tensor> t;
-  for (const auto& p : module.named_parameters()) {
-    const torch::Tensor c = p.value().detach().to(torch::kCPU).to(torch::kFloat32).contiguous();
-    t[p.key()] = io::Tensor::f32(std::vector<int64_t>(c.sizes().begin(), c.sizes().end()),
-                                 std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel()));
-  }
-  io::write_safetensors(path, t, {{"format", "pt"}});
-}
-
 void swap_in(const std::string& tmp, const std::string& dir) {
   const std::string old = dir + ".old";
   remove_tree(old);

@@ -15,9 +15,6 @@
 
 namespace light::train {
 
-// Every parameter of `module` (CPU float32) into a .safetensors file, written atomically.
-void write_parameters(torch::nn::Module& module, const std::string& path);
-
 // Replaces folder `dir` by the complete folder `tmp` (via dir.old).
 void swap_in(const std::string& tmp, const std::string& dir);
 // `dir`, or dir.old when a swap was interrupted between its two renames; "" when neither holds `marker`.

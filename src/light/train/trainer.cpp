@@ -22,7 +22,7 @@
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
-#include "light/model/runtime.h"
+#include "light/model/device.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
 #include "light/train/run_files.h"
@@ -42,74 +42,45 @@ namespace {
 
 struct Example {
   const maptext::Tile* tile;
-  int width, height;
-  std::vector<float> pixels;
+  data::TileImage image;  // size and pixel values
 };
 
 std::vector<Example> load_examples(const maptext::Dataset& data, const std::string& images, const std::string& source,
                                    int image_size) {
   std::vector<Example> out;
   for (const auto& tile : data) {
-    const image::RgbImage img = image::read_rgb(data::find_tile_image(images, tile.image));
+    data::TileImage img = data::load_tile_image(images, tile.image, image_size);
     if (data::select_words(tile, img.width, img.height, {}).empty())
       throw Error(source + ": image \"" + tile.image + "\": no usable word (all illegible, truncated or without area)");
-    out.push_back({&tile, img.width, img.height, image::pixel_values(image::pil_resize_bilinear(img, image_size, image_size))});
+    out.push_back({&tile, std::move(img)});
   }
   if (out.empty()) throw Error(source + ": no tiles");
   return out;
 }
 
-struct Prepared {
-  Batch batch;
-  std::vector<std::vector<data::ModelWord>> words;  // per tile, the words in the window
-};
-
-// `first` is the batch's first tile's index in the step (ranks > 0 start further on), so that each
-// tile's word order depends on its place in the whole step, not on the rank that takes it.
-Prepared make_batch(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
-                    int max_length, bool shuffle, uint64_t seed, int image_size, torch::Device dev, size_t first = 0) {
-  Prepared p;
+// The model inputs of a batch of tiles. Training shuffles each tile's words: `first` is the batch's
+// first tile's index in the step (ranks > 0 start further on), so that each tile's word order depends
+// on its place in the whole step, not on the rank that takes it. Validation keeps the test order.
+std::vector<data::TileInputs> batch_inputs(const std::vector<const Example*>& ex, const data::Tokenize& tok,
+                                           const data::SpecialIds& special, int max_length, bool shuffle, uint64_t seed,
+                                           size_t first = 0) {
   std::vector<data::TileInputs> ins;
-  int64_t T = 1;
   for (size_t k = 0; k < ex.size(); ++k) {
     data::SelectOptions so;
     so.sort = !shuffle;
     so.shuffle_seed = shuffle ? seed * 1000003ull + first + k + 1 : 0;
-    auto words = data::select_words(*ex[k]->tile, ex[k]->width, ex[k]->height, so);
+    const auto words = data::select_words(*ex[k]->tile, ex[k]->image.width, ex[k]->image.height, so);
     ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
-    T = std::max<int64_t>(T, ins.back().real_tokens);
   }
-  const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
-  std::vector<torch::Tensor> ids, boxes, masks, polys, pix;
-  for (size_t k = 0; k < ex.size(); ++k) {
-    const auto& in = ins[k];
-    ids.push_back(torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {T}, i64).clone());
-    boxes.push_back(torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {T, 4}, i64).clone());
-    masks.push_back(torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {T}, i64).clone());
-    polys.push_back(torch::from_blob(const_cast<float*>(in.polygons.data()), {T, data::kPolygonValues}).clone());
-    pix.push_back(torch::from_blob(const_cast<float*>(ex[k]->pixels.data()), {3, image_size, image_size}).clone());
-    const int64_t n = static_cast<int64_t>(in.words.size());
-    p.batch.first_token_indices.push_back(torch::from_blob(const_cast<int64_t*>(in.first_token_indices.data()), {n}, i64).clone().to(dev));
-    std::vector<int64_t> labels;
-    for (const auto& w : in.words) labels.push_back(w.label);
-    p.batch.word_labels.push_back(torch::tensor(labels, torch::kInt64));
-    p.words.push_back(in.words);
-  }
-  p.batch.input_ids = torch::stack(ids).to(dev);
-  p.batch.bbox = torch::stack(boxes).to(dev);
-  p.batch.attention_mask = torch::stack(masks).to(dev);
-  p.batch.polygons = torch::stack(polys).to(dev);
-  p.batch.pixel_values = torch::stack(pix).to(dev);
-  return p;
+  return ins;
 }
 
-void save_model(LightTextLinking& net, const std::string& dir, const std::string& tokenizer_dir) {
-  fs::create_directories(dir);
-  write_parameters(*net, dir + "/model.safetensors");
-  model::write_model_config(dir + "/config.json", net->config);
-  for (const char* f : {"tokenizer.json", "vocab.json", "merges.txt"})
-    if (fs::exists(fs::path(tokenizer_dir) / f))
-      fs::copy_file(fs::path(tokenizer_dir) / f, fs::path(dir) / f, fs::copy_options::overwrite_existing);
+model::Batch to_batch(const std::vector<data::TileInputs>& ins, const std::vector<const Example*>& ex,
+                      const model::ModelConfig& config, torch::Device dev) {
+  std::vector<const data::TileInputs*> tiles;
+  std::vector<const std::vector<float>*> pixels;
+  for (size_t k = 0; k < ins.size(); ++k) tiles.push_back(&ins[k]), pixels.push_back(&ex[k]->image.pixels);
+  return model::make_batch(tiles, pixels, config, dev);
 }
 
 struct RunState {
@@ -123,7 +94,7 @@ void save_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const RunS
                const std::string& tokenizer_dir) {
   const std::string tmp = out + "/last.tmp", last = out + "/last";
   remove_tree(tmp);
-  save_model(net, tmp, tokenizer_dir);
+  model::write_model_folder(*net, net->config, tmp, tokenizer_dir);
   torch::save(optimizer, tmp + "/optimizer.pt");
   save_cpu_rng(tmp + "/rng.pt");
   nlohmann::ordered_json j = {{"epoch", st.epoch}, {"no_improve", st.no_improve}, {"plateau", st.plateau},
@@ -264,8 +235,6 @@ TrainSummary train(const TrainOptions& opt) {
   const data::SpecialIds special = tok.special_ids();
   const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
 
-  const int image_size = config.layoutlmv3.input_size;
-
   FusedAdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
   run.create();
   const std::string tokenizer_dir = run_tokenizer_folder(opt.tokenizer_dir, opt.out_dir);
@@ -313,8 +282,8 @@ TrainSummary train(const TrainOptions& opt) {
       torch::Tensor loss;
       double step_loss = 0;
       if (!ex.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum
-        Prepared p = make_batch(ex, tokenize, special, opt.max_length, true, batch_seed, image_size, dev, R * B);
-        const model::Outputs o = net->forward(p.batch);
+        const auto ins = batch_inputs(ex, tokenize, special, opt.max_length, true, batch_seed, R * B);
+        const model::Outputs o = net->forward(to_batch(ins, ex, config, dev));
         loss = o.tiles[0].total_loss(config.losses);
         for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
         step_loss = loss.item<double>();
@@ -349,26 +318,15 @@ TrainSummary train(const TrainOptions& opt) {
       for (size_t st = 0; st < val_ex.size(); st += B) {
         std::vector<const Example*> ex;
         for (size_t k = st; k < std::min(val_ex.size(), st + B); ++k) ex.push_back(&val_ex[k]);
-        Prepared p = make_batch(ex, tokenize, special, opt.max_length, false, 0, image_size, dev);
-        const model::Outputs o = net->forward(p.batch);
+        const auto ins = batch_inputs(ex, tokenize, special, opt.max_length, false, 0);
+        const model::Outputs o = net->forward(to_batch(ins, ex, config, dev));
         double sum = 0;
         for (size_t k = 0; k < o.tiles.size(); ++k) {
           sum += o.tiles[k].base_loss.item<double>();
-          const torch::Tensor pr = o.tiles[k].probs.to(torch::kCPU).contiguous(), bp = o.tiles[k].bi_probs.to(torch::kCPU).contiguous();
-          const int n = static_cast<int>(pr.size(0));
-          const link::Decoded d = link::decode_successors(std::vector<float>(pr.data_ptr<float>(), pr.data_ptr<float>() + n * n),
-                                                          std::vector<float>(bp.data_ptr<float>(), bp.data_ptr<float>() + n * n), n);
-          const auto all = link::flatten(*ex[k]->tile);
-          std::vector<char> placed(all.size(), 0);
-          std::vector<std::vector<int>> phrases;
-          for (const auto& g : d.groups) {
-            std::vector<int> ph;
-            for (int w : g) ph.push_back(static_cast<int>(p.words[k][w].source)), placed[p.words[k][w].source] = 1;
-            phrases.push_back(ph);
-          }
-          for (size_t w = 0; w < all.size(); ++w)
-            if (!placed[w]) phrases.push_back({static_cast<int>(w)});
-          linked.push_back(link::regroup(*ex[k]->tile, phrases));
+          model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
+          std::vector<size_t> sources;
+          for (const auto& w : ins[k].words) sources.push_back(w.source);
+          linked.push_back(link::link_tile(*ex[k]->tile, sources, std::move(sp.probs), std::move(sp.bi_probs)));
         }
         val_loss += sum;
         ++val_batches;
@@ -397,7 +355,7 @@ TrainSummary train(const TrainOptions& opt) {
       st.best_edges_fscore = ef;
       if (root) {
         remove_tree(opt.out_dir + "/best.tmp");
-        save_model(net, opt.out_dir + "/best.tmp", tokenizer_dir);
+        model::write_model_folder(*net, net->config, opt.out_dir + "/best.tmp", tokenizer_dir);
         swap_in(opt.out_dir + "/best.tmp", opt.out_dir + "/best");
       }
     } else {

@@ -1,11 +1,11 @@
 // `light link --model`: every tile through LIGHT, every input word in the output exactly once.
-// (LibTorch stays inside linker.cpp.)
+// (No LibTorch here: the model is a model::Predictor.)
 #pragma once
 #include <string>
 
 #include "light/maptext/maptext.h"
 
-namespace light::model {
+namespace light::link {
 
 struct ModelLinkOptions {
   std::string tokenizer_dir;  // empty: the model folder (tokenizer.json, or vocab.json + merges.txt)
@@ -26,4 +26,4 @@ struct ModelLinkReport {
 maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string& model_dir, const std::string& images_dir,
                                  const ModelLinkOptions& options, ModelLinkReport* report);
 
-}  // namespace light::model
+}  // namespace light::link

@@ -1,0 +1,51 @@
+#include "light/model/light.h"
+#include "light/util/error.h"
+
+namespace light::model {
+
+Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::vector<const std::vector<float>*>& pixels,
+                 const ModelConfig& config, torch::Device device, const BatchOptions& options) {
+  if (tiles.empty() || tiles.size() != pixels.size())
+    throw Error("make_batch: expected one pixel array a tile, and at least one tile");
+  const int64_t S = config.layoutlmv3.input_size, P = config.poly.num_coords;
+  int64_t T = std::max<int64_t>(1, options.pad_to);
+  for (const data::TileInputs* in : tiles) T = std::max<int64_t>(T, in->real_tokens);
+  const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
+  Batch b;
+  std::vector<torch::Tensor> ids, boxes, masks, polys, pix;
+  for (size_t k = 0; k < tiles.size(); ++k) {
+    const data::TileInputs& in = *tiles[k];
+    const auto L = static_cast<int64_t>(in.input_ids.size());
+    if (L < T || static_cast<int64_t>(in.attention_mask.size()) != L || static_cast<int64_t>(in.labels.size()) != L ||
+        static_cast<int64_t>(in.bbox.size()) != 4 * L)
+      throw Error("make_batch: tile " + std::to_string(k) + " holds " + std::to_string(L) + " token slots, fewer than the batch's " +
+                  std::to_string(T) + " or unequal across its inputs");
+    if (static_cast<int64_t>(in.polygons.size()) != L * P)
+      throw Error("make_batch: tile " + std::to_string(k) + ": " + std::to_string(in.polygons.size()) + " polygon values, expected " +
+                  std::to_string(L) + " x " + std::to_string(P) + " (the model's num_coords)");
+    if (static_cast<int64_t>(pixels[k]->size()) != 3 * S * S)
+      throw Error("make_batch: tile " + std::to_string(k) + ": " + std::to_string(pixels[k]->size()) + " pixel values, expected 3 x " +
+                  std::to_string(S) + " x " + std::to_string(S) + " (the model's input_size)");
+    ids.push_back(torch::from_blob(const_cast<int64_t*>(in.input_ids.data()), {T}, i64).clone());
+    boxes.push_back(torch::from_blob(const_cast<int64_t*>(in.bbox.data()), {T, 4}, i64).clone());
+    masks.push_back(torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {T}, i64).clone());
+    polys.push_back(torch::from_blob(const_cast<float*>(in.polygons.data()), {T, P}).clone());
+    pix.push_back(torch::from_blob(const_cast<float*>(pixels[k]->data()), {3, S, S}).clone());
+    std::vector<int64_t> first, labels;
+    for (int64_t t : in.first_token_indices)
+      if (t != -999) {
+        first.push_back(t);
+        if (options.labels) labels.push_back(in.labels.at(static_cast<size_t>(t)));
+      }
+    b.first_token_indices.push_back(torch::tensor(first, torch::kInt64).to(device));
+    if (options.labels) b.word_labels.push_back(torch::tensor(labels, torch::kInt64));
+  }
+  b.input_ids = torch::stack(ids).to(device);
+  b.bbox = torch::stack(boxes).to(device);
+  b.attention_mask = torch::stack(masks).to(device);
+  b.polygons = torch::stack(polys).to(device);
+  b.pixel_values = torch::stack(pix).to(device);
+  return b;
+}
+
+}  // namespace light::model
