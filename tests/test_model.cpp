@@ -243,6 +243,44 @@ TEST(ModelLink, EveryWordOnceWithOneOrManyWindows) {
   std::filesystem::remove_all(dir);
 }
 
+// The image side comes from the config: a model with 64 x 64 pixel inputs links (the resize once
+// hard-coded 224 and read past the end of a 64 x 64 buffer), and a batch with pixels of another
+// size is refused by name.
+TEST(ModelLink, AModelWithAnotherImageSizeLinksAndMismatchedPixelsAreRefused) {
+  const std::string dir = test::temp_dir();
+  torch::manual_seed(3);
+  ModelConfig c = preset_config("tiny", 259);
+  c.layoutlmv3.input_size = 64;
+  LightTextLinking net(c);
+  model::write_model_folder(*net, c, dir + "/model");
+  test::write_byte_level_tokenizer(dir + "/model");
+  synth::SynthOptions so;
+  so.width = so.height = 300;
+  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/syn", 1, 1, false);
+  ModelLinkOptions opt;
+  opt.threads = 1;
+  const auto linked = link_with_model(data, dir + "/model", dir + "/syn", opt, nullptr);
+  EXPECT_EQ(count_words(linked), count_words(data));
+
+  data::TileInputs in;
+  in.real_tokens = in.length = 3;
+  in.input_ids = {0, 5, 2};
+  in.attention_mask = {1, 1, 1};
+  in.labels = {-100, 10001, -100};
+  in.first_token_indices = {1, -999, -999};
+  in.bbox.assign(12, 10);
+  in.polygons.assign(3 * 32, 0.1f);
+  const std::vector<float> right(3 * 64 * 64, 0.0f), wrong(3 * 224 * 224, 0.0f);
+  EXPECT_EQ(make_batch({&in}, {&right}, c, torch::kCPU).pixel_values.sizes(), (std::vector<int64_t>{1, 3, 64, 64}));
+  try {
+    make_batch({&in}, {&wrong}, c, torch::kCPU);
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("expected 3 x 64 x 64 (the model's input_size)"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // ---------------------------------------------------------------------------------------------
 // PyTorch checkpoints
 // ---------------------------------------------------------------------------------------------
