@@ -10,7 +10,10 @@
 #include "light/model/config.h"
 #include "light/model/dropout.h"
 #include "light/model/light.h"
-#include "light/train/run_files.h"
+#include "light/train/init_weights.h"
+#include "light/train/run_folder.h"
+#include "light/train/run_options.h"
+#include "light/train/schedule.h"
 #include "light/util/error.h"
 #include "light/train/adamw.h"
 

@@ -8,10 +8,6 @@ namespace CLI {
 class App;
 }
 
-namespace light::train {
-struct DistributedOptions;
-}
-
 namespace light::cli {
 
 void add_eval_command(CLI::App& app);
@@ -26,8 +22,6 @@ void add_pretrain_poly_command(CLI::App& app);
 void add_pretrain_command(CLI::App& app);
 void add_curves_command(CLI::App& app);
 
-// --world-size, --rank, --store (data-parallel training; shared by train, pretrain-poly and pretrain).
-void add_distributed_options(CLI::App* cmd, train::DistributedOptions& options);
 
 // The subcommands of `light-full` alone, with their one-line descriptions. The `light` binary has
 // eval and the heuristic `link` only, without LibTorch, OpenCV or Pango (it starts in milliseconds),

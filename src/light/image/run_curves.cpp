@@ -109,4 +109,41 @@ void draw_runs(const std::vector<RunLog>& runs, const std::string& path) {
   write_plot_png(path, panels);
 }
 
+void draw_step_curves(const std::string& log_text, const std::vector<std::string>& names, const std::string& parts_title,
+                      const std::string& path) {
+  std::vector<Series> series;  // the total in black, the parts in the palette's colours
+  for (size_t k = 0; k < names.size(); ++k) series.push_back({names[k], {}, {}, k == 0 ? 0x000000u : palette_colour(k - 1)});
+  std::istringstream in(log_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = parse_json(line, "log line");
+    for (size_t k = 0; k < names.size(); ++k) {
+      series[k].x.push_back(j["step"].get<double>());
+      const double v = j.contains(names[k]) && j[names[k]].is_number() ? j[names[k]].get<double>() : NAN;
+      series[k].y.push_back(v > 0 ? v : NAN);
+    }
+  }
+  write_plot_png(path, {{"Total loss", "step", {series[0]}, -1, true},
+                               {parts_title, "step", std::vector<Series>(series.begin() + 1, series.end()), -1, true}});
+}
+
+void draw_epoch_curves(const std::string& log_text, int best_epoch, const std::string& path) {
+  Series train{"train loss (batch total)", {}, {}, 0x1f77b4}, val{"val loss (successor CE)", {}, {}, 0xd62728};
+  Series r{"edges recall", {}, {}, 0x2ca02c}, p{"edges precision", {}, {}, 0xff7f0e}, f{"edges F", {}, {}, 0x9467bd};
+  std::istringstream in(log_text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto j = parse_json(line, "log line");
+    const double e = j["epoch"];
+    for (auto [series, key] : {std::pair{&train, "train_loss"}, {&val, "val_loss"}, {&r, "edges_recall"},
+                               {&p, "edges_precision"}, {&f, "edges_fscore"}}) {
+      series->x.push_back(e);
+      series->y.push_back(j[key].is_number() ? j[key].get<double>() : NAN);
+    }
+  }
+  write_plot_png(path, {{"Loss", "epoch", {train, val}, static_cast<double>(best_epoch), true},
+                               {"Validation links (detedges)", "epoch", {r, p, f}, static_cast<double>(best_epoch), false, 0.0, 1.0}});
+}
+
+
 }  // namespace light::image

@@ -30,4 +30,13 @@ std::string summarise_runs(const std::vector<RunLog>& runs);
 // of one kind.
 void draw_runs(const std::vector<RunLog>& runs, const std::string& path);
 
+// RUN/curves.png of a step-based run from its log lines: the total ("loss", first of `names`) in one
+// panel, the other losses in a second titled `parts_title`; log scale.
+void draw_step_curves(const std::string& log_text, const std::vector<std::string>& names, const std::string& parts_title,
+                      const std::string& path);
+
+// RUN/curves.png of a fine-tuning run from its log lines: the losses (log scale) and the validation
+// link scores against the epoch, the best epoch dashed.
+void draw_epoch_curves(const std::string& log_text, int best_epoch, const std::string& path);
+
 }  // namespace light::image

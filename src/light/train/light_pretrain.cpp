@@ -22,7 +22,11 @@
 #include "light/text/bpe.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
-#include "light/train/run_files.h"
+#include "light/image/run_curves.h"
+#include "light/train/init_weights.h"
+#include "light/train/run_folder.h"
+#include "light/train/run_options.h"
+#include "light/train/schedule.h"
 #include "light/util/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
@@ -44,36 +48,52 @@ std::vector<float> tile_pixels(const data::PolyTile& tile, int size) {
 
 }  // namespace
 
-std::string light_pretrain_options_to_json(const LightPretrainOptions& o) {
-  const auto abs = absolute_path;
-  nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"tokenizer", path_or_name(o.tokenizer)},
-                              {"config", path_or_name(o.config)}, {"init", path_or_name(o.init)}, {"init_poly", path_or_name(o.init_poly)}, {"layout_init", o.layout_init},
-                              {"image_tokenizer", abs(o.image_tokenizer)}, {"max_steps", o.max_steps}, {"batch_size", o.batch_size},
-                              {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every}, {"max_length", o.max_length},
-                              {"codebook_size", o.codebook_size}, {"codebook_tiles", o.codebook_tiles},
-                              {"codebook_iterations", o.codebook_iterations}, {"lr", o.lr}, {"weight_decay", o.weight_decay},
-                              {"warmup_ratio", o.warmup_ratio}, {"seed", o.seed}, {"world_size", o.distributed.world_size}};
-  return j.dump(1) + "\n";
+const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options() {
+  using O = RunOption<LightPretrainOptions>;
+  using T = LightPretrainOptions;
+  static const std::vector<O> options = {
+      O("--data", "data", &T::data,
+        "MapText JSON (ground truth or spotter output), or a folder of per-image {\"annotations\": [{\"text\", \"pts\"}]} files")
+          .absolute()
+          .required(),
+      O("--images", "images", &T::images, "Folder of the tile images").absolute().required(),
+      O("--out", nullptr, &T::out_dir, "Run folder (options.json, image_tokenizer.safetensors, log.jsonl, curves.png, last/, final/)")
+          .local()
+          .required(),
+      O("--tokenizer", "tokenizer", &T::tokenizer, "Tokenizer folder (tokenizer.json, or vocab.json + merges.txt; needs <mask>), or \"bytes\"")
+          .absolute_or_name(),
+      O("--config", "config", &T::config, "small | base | tiny | a config.json").absolute_or_name(),
+      O("--init", "init", &T::init, "none | a Hugging Face layoutlmv3 folder | a LIGHT model or pretrain run").absolute_or_name(),
+      O("--init-poly", "init_poly", &T::init_poly, "none | a pretrain-poly run or checkpoint (the polygon encoder)").absolute_or_name(),
+      O("--layout-init", "layout_init", &T::layout_init,
+        "2-D layout tables' start: auto (sinusoid when the transformer starts random) | sinusoid | random")
+          .one_of({"auto", "sinusoid", "random"})
+          .before("\"random\""),  // runs from before the option started random
+      O("--image-tokenizer", "image_tokenizer", &T::image_tokenizer,
+        "A Hugging Face BEiT folder (microsoft/beit-base-patch16-224-pt22k), or a patch codebook .safetensors (default: train one on this run's tiles)")
+          .absolute(),
+      O("--codebook-size", "codebook_size", &T::codebook_size, "Codes of the trained image tokenizer"),
+      O("--codebook-tiles", "codebook_tiles", &T::codebook_tiles, "Tiles it is trained on"),
+      O(nullptr, "codebook_iterations", &T::codebook_iterations, "k-means iterations of the image tokenizer"),
+      O("--max-steps", "max_steps", &T::max_steps, "Optimizer steps"),
+      O("--batch-size", "batch_size", &T::batch_size, "Tiles per step (per rank)"),
+      O("--max-length", "max_length", &T::max_length, "Tokens per tile (words beyond are left out of that step)"),
+      O("--lr", "lr", &T::lr, "Peak AdamW learning rate (linear warm-up, then linear decay to 0)"),
+      O("--warmup-ratio", "warmup_ratio", &T::warmup_ratio, "Share of the steps spent warming up"),
+      O("--weight-decay", "weight_decay", &T::weight_decay, "AdamW weight decay"),
+      O("--log-every", "log_every", &T::log_every, "Steps per log.jsonl line"),
+      O("--checkpoint-every", "checkpoint_every", &T::checkpoint_every, "Steps between checkpoints (last/)"),
+      O("--seed", "seed", &T::seed, "Random seed"),
+      O("--threads", nullptr, &T::threads, "LibTorch threads (0 = all cores)").local(),
+      O("--device", nullptr, &T::device, "cpu | cuda").local(),
+  };
+  return options;
 }
 
+std::string light_pretrain_options_to_json(const LightPretrainOptions& o) { return run_options_json(o, light_pretrain_run_options()); }
+
 void read_light_pretrain_options(const std::string& run_dir, LightPretrainOptions& o) {
-  const std::string path = run_dir + "/options.json";
-  if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain run (no options.json) (--resume)");
-  try {
-    const auto j = parse_json(read_file(path), path);
-    o.data = j.at("data"), o.images = j.at("images"), o.tokenizer = j.at("tokenizer"), o.config = j.at("config");
-    o.init = j.at("init"), o.init_poly = j.at("init_poly"), o.image_tokenizer = j.at("image_tokenizer");
-    o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size"), o.log_every = j.at("log_every");
-    o.checkpoint_every = j.at("checkpoint_every"), o.max_length = j.at("max_length"), o.codebook_size = j.at("codebook_size");
-    o.codebook_tiles = j.at("codebook_tiles"), o.codebook_iterations = j.at("codebook_iterations"), o.lr = j.at("lr");
-    o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
-    o.layout_init = j.value("layout_init", "random");  // runs from before the option started random
-    check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": " + e.what());
-  }
-  o.out_dir = run_dir;
-  o.resume = true;
+  read_run_options(run_dir, "pretrain", light_pretrain_run_options(), o);
 }
 
 LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
@@ -263,7 +283,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
       ++log_lines;
       if (root) {
         write_file_atomic(log_path, log_text);
-        draw_loss_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir + "/curves.png");
+        image::draw_step_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir + "/curves.png");
       }
       std::fill(sums.begin(), sums.end(), 0.0);
       in_sums = 0;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "light/train/distributed_options.h"
+#include "light/train/run_options.h"
 
 namespace light::train {
 
@@ -33,6 +34,8 @@ struct LightPretrainOptions {
   long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };
 
+// Every option of `light pretrain`: flag, options.json key, help, and what --resume does with it.
+const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options();
 std::string light_pretrain_options_to_json(const LightPretrainOptions& options);
 // Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
 void read_light_pretrain_options(const std::string& run_dir, LightPretrainOptions& options);

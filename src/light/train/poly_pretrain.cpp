@@ -17,7 +17,11 @@
 #include "light/model/device.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
-#include "light/train/run_files.h"
+#include "light/image/run_curves.h"
+#include "light/train/init_weights.h"
+#include "light/train/run_folder.h"
+#include "light/train/run_options.h"
+#include "light/train/schedule.h"
 #include "light/util/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
@@ -62,31 +66,39 @@ const char* const kLossNames[] = {"loss", "reconstruct", "angle", "center_x", "c
 
 }  // namespace
 
-std::string poly_pretrain_options_to_json(const PolyPretrainOptions& o) {
-  const auto abs = absolute_path;
-  nlohmann::ordered_json j = {{"data", abs(o.data)}, {"images", abs(o.images)}, {"config", path_or_name(o.config)},
-                              {"init", path_or_name(o.init)}, {"loss_weights", o.loss_weights}, {"max_steps", o.max_steps},
-                              {"batch_size", o.batch_size}, {"log_every", o.log_every}, {"checkpoint_every", o.checkpoint_every},
-                              {"max_polygons", o.max_polygons}, {"lr", o.lr}, {"weight_decay", o.weight_decay},
-                              {"warmup_ratio", o.warmup_ratio}, {"seed", o.seed}, {"world_size", o.distributed.world_size}};
-  return j.dump(1) + "\n";
+const std::vector<RunOption<PolyPretrainOptions>>& poly_pretrain_run_options() {
+  using O = RunOption<PolyPretrainOptions>;
+  using T = PolyPretrainOptions;
+  static const std::vector<O> options = {
+      O("--data", "data", &T::data,
+        "MapText JSON (ground truth or spotter output), or a folder of per-image {\"annotations\": [{\"pts\"}]} files")
+          .absolute()
+          .required(),
+      O("--images", "images", &T::images, "Folder of the tile images (their sizes normalise the coordinates)").absolute().required(),
+      O("--out", nullptr, &T::out_dir, "Run folder (options.json, log.jsonl, curves.png, last/, final/)").local().required(),
+      O("--config", "config", &T::config, "small | base | tiny | a config.json (its poly_encoder section)").absolute_or_name(),
+      O("--init", "init", &T::init, "none | a pretrain-poly run or checkpoint (also the reference's .pth) | a LIGHT model").absolute_or_name(),
+      O("--max-steps", "max_steps", &T::max_steps, "Optimizer steps"),
+      O("--batch-size", "batch_size", &T::batch_size, "Tiles per step"),
+      O("--lr", "lr", &T::lr, "Peak AdamW learning rate (linear warm-up, then linear decay to 0)"),
+      O("--warmup-ratio", "warmup_ratio", &T::warmup_ratio, "Share of the steps spent warming up"),
+      O("--weight-decay", "weight_decay", &T::weight_decay, "AdamW weight decay"),
+      O("--loss-weights", "loss_weights", &T::loss_weights,
+        "name=value,... over reconstruct, angle, center_x, center_y, distance, closest, contrastive (default: all 1, as the reference's code)"),
+      O("--max-polygons", "max_polygons", &T::max_polygons, "Polygons per tile and step (a random subset beyond)"),
+      O("--log-every", "log_every", &T::log_every, "Steps per log.jsonl line"),
+      O("--checkpoint-every", "checkpoint_every", &T::checkpoint_every, "Steps between checkpoints (last/)"),
+      O("--seed", "seed", &T::seed, "Random seed"),
+      O("--threads", nullptr, &T::threads, "LibTorch threads (0 = all cores)").local(),
+      O("--device", nullptr, &T::device, "cpu | cuda").local(),
+  };
+  return options;
 }
 
+std::string poly_pretrain_options_to_json(const PolyPretrainOptions& o) { return run_options_json(o, poly_pretrain_run_options()); }
+
 void read_poly_pretrain_options(const std::string& run_dir, PolyPretrainOptions& o) {
-  const std::string path = run_dir + "/options.json";
-  if (!fs::exists(path)) throw Error(run_dir + ": not a pretrain-poly run (no options.json) (--resume)");
-  try {
-    const auto j = parse_json(read_file(path), path);
-    o.data = j.at("data"), o.images = j.at("images"), o.config = j.at("config"), o.init = j.at("init");
-    o.loss_weights = j.at("loss_weights"), o.max_steps = j.at("max_steps"), o.batch_size = j.at("batch_size");
-    o.log_every = j.at("log_every"), o.checkpoint_every = j.at("checkpoint_every"), o.max_polygons = j.at("max_polygons");
-    o.lr = j.at("lr"), o.weight_decay = j.at("weight_decay"), o.warmup_ratio = j.at("warmup_ratio"), o.seed = j.at("seed");
-    check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": " + e.what());
-  }
-  o.out_dir = run_dir;
-  o.resume = true;
+  read_run_options(run_dir, "pretrain-poly", poly_pretrain_run_options(), o);
 }
 
 PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
@@ -214,7 +226,7 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
       ++log_lines;
       if (root) {
         write_file_atomic(log_path, log_text);
-        draw_loss_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir + "/curves.png");
+        image::draw_step_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir + "/curves.png");
       }
       std::fill(sums.begin(), sums.end(), 0.0);
       in_sums = empty_batches = 0;

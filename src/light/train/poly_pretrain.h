@@ -10,6 +10,7 @@
 #include <string>
 
 #include "light/train/distributed_options.h"
+#include "light/train/run_options.h"
 
 namespace light::train {
 
@@ -29,6 +30,8 @@ struct PolyPretrainOptions {
   long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };
 
+// Every option of `light pretrain-poly`: flag, options.json key, help, and what --resume does with it.
+const std::vector<RunOption<PolyPretrainOptions>>& poly_pretrain_run_options();
 std::string poly_pretrain_options_to_json(const PolyPretrainOptions& options);
 // Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
 void read_poly_pretrain_options(const std::string& run_dir, PolyPretrainOptions& options);

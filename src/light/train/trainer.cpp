@@ -25,7 +25,11 @@
 #include "light/model/device.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
-#include "light/train/run_files.h"
+#include "light/image/run_curves.h"
+#include "light/train/init_weights.h"
+#include "light/train/run_folder.h"
+#include "light/train/run_options.h"
+#include "light/train/schedule.h"
 #include "light/text/bpe.h"
 #include "light/util/error.h"
 #include "light/util/fs.h"
@@ -130,62 +134,50 @@ RunState load_last(LightTextLinking& net, torch::optim::AdamW& optimizer, const 
 
 }  // namespace
 
-// RUN/curves.png from the log lines: losses (log scale) and the validation link scores, the best
-// epoch dashed.
-void draw_curves(const std::string& log_text, int best_epoch, const std::string& path) {
-  image::Series train{"train loss (batch total)", {}, {}, 0x1f77b4}, val{"val loss (successor CE)", {}, {}, 0xd62728};
-  image::Series r{"edges recall", {}, {}, 0x2ca02c}, p{"edges precision", {}, {}, 0xff7f0e}, f{"edges F", {}, {}, 0x9467bd};
-  std::istringstream in(log_text);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto j = parse_json(line, "log line");
-    const double e = j["epoch"];
-    for (auto [series, key] : {std::pair{&train, "train_loss"}, {&val, "val_loss"}, {&r, "edges_recall"},
-                               {&p, "edges_precision"}, {&f, "edges_fscore"}}) {
-      series->x.push_back(e);
-      series->y.push_back(j[key].is_number() ? j[key].get<double>() : NAN);
-    }
-  }
-  image::write_plot_png(path, {{"Loss", "epoch", {train, val}, static_cast<double>(best_epoch), true},
-                               {"Validation links (detedges)", "epoch", {r, p, f}, static_cast<double>(best_epoch), false, 0.0, 1.0}});
+const std::vector<RunOption<TrainOptions>>& train_run_options() {
+  using O = RunOption<TrainOptions>;
+  using T = TrainOptions;
+  static const std::vector<O> options = {
+      O("--train", "train", &T::train_json, "Training ground truth (MapText JSON)").absolute().required(),
+      O("--train-images", "train_images", &T::train_images, "Folder of the training tiles").absolute().required(),
+      O("--val", "val", &T::val_json, "Validation ground truth (MapText JSON)").absolute().required(),
+      O("--val-images", "val_images", &T::val_images, "Folder of the validation tiles").absolute().required(),
+      O("--out", nullptr, &T::out_dir, "Run folder (best/, last/, log.jsonl)").local().required(),
+      O("--tokenizer", "tokenizer", &T::tokenizer_dir, "Tokenizer folder (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"")
+          .absolute_or_name().required(),
+      O("--init", "init", &T::init, "none | Hugging Face layoutlmv3 folder | LIGHT model folder or weights").absolute_or_name(),
+      O("--config", "config", &T::config, "small | base | tiny | a config.json").absolute_or_name(),
+      O("--modalities", "modalities", &T::modalities, "G | L | LI | LIG (the paper's ablation)"),
+      O("--no-bidirection", "bidirection", &T::bidirection, "Without the predecessor cross-entropy").negate(),
+      O("--no-focal", "focal", &T::focal, "Without the focal terms").negate(),
+      O("--max-epochs", "max_epochs", &T::max_epochs, "At most this many epochs (a resumed run may be given more)").renewable(),
+      O("--batch-size", "batch_size", &T::batch_size, "Tiles per step"),
+      O("--max-length", "max_length", &T::max_length, "Token window"),
+      O("--lr", "lr", &T::lr, "AdamW learning rate"),
+      O("--relative-bias", "relative_bias", &T::relative_bias,
+        "Relative-position bias tables: auto (trained from scratch only) | train | frozen (the reference)")
+          .one_of({"auto", "train", "frozen"})
+          .before("\"frozen\""),
+      O("--layout-init", "layout_init", &T::layout_init,
+        "2-D layout tables' start: auto (sinusoid from scratch only) | sinusoid | random (the reference)")
+          .one_of({"auto", "sinusoid", "random"})
+          .before("\"random\""),  // runs from before the option started random
+      O("--warmup-steps", "warmup_steps", &T::warmup_steps, "Linear learning-rate warm-up over this many steps").before("0"),
+      O("--weight-decay", "weight_decay", &T::weight_decay, "AdamW weight decay"),
+      O(nullptr, "min_lr", &T::min_lr, "The learning rate's floor"),
+      O(nullptr, "lr_patience", &T::lr_patience, "Epochs without improvement before the rate drops"),
+      O(nullptr, "stop_patience", &T::stop_patience, "Epochs without improvement before the run stops"),
+      O("--seed", "seed", &T::seed, "Random seed"),
+      O("--threads", nullptr, &T::threads, "LibTorch threads (0 = all cores)").local(),
+      O("--device", nullptr, &T::device, "cpu | cuda").local(),
+  };
+  return options;
 }
 
-std::string options_to_json(const TrainOptions& o) {
-  const auto abs = absolute_path;
-  nlohmann::ordered_json j = {
-      {"train", abs(o.train_json)}, {"train_images", abs(o.train_images)}, {"val", abs(o.val_json)},
-      {"val_images", abs(o.val_images)}, {"tokenizer", path_or_name(o.tokenizer_dir)}, {"init", path_or_name(o.init)},
-      {"config", path_or_name(o.config)}, {"modalities", o.modalities}, {"bidirection", o.bidirection},
-      {"focal", o.focal}, {"max_epochs", o.max_epochs}, {"batch_size", o.batch_size}, {"max_length", o.max_length},
-      {"lr_patience", o.lr_patience}, {"stop_patience", o.stop_patience}, {"lr", o.lr},
-      {"weight_decay", o.weight_decay}, {"min_lr", o.min_lr}, {"warmup_steps", o.warmup_steps}, {"relative_bias", o.relative_bias},
-      {"layout_init", o.layout_init}, {"seed", o.seed},
-      {"world_size", o.distributed.world_size}};
-  return j.dump(1) + "\n";
-}
+std::string options_to_json(const TrainOptions& o) { return run_options_json(o, train_run_options()); }
 
 void read_options(const std::string& run_dir, TrainOptions& o) {
-  const std::string path = run_dir + "/options.json";
-  if (!fs::exists(path)) throw Error(run_dir + ": not a training run (no options.json) (--resume)");
-  nlohmann::json j;
-  try {
-    j = parse_json(read_file(path), path);
-    o.train_json = j.at("train"), o.train_images = j.at("train_images"), o.val_json = j.at("val"),
-    o.val_images = j.at("val_images"), o.tokenizer_dir = j.at("tokenizer"), o.init = j.at("init"),
-    o.config = j.at("config"), o.modalities = j.at("modalities"), o.bidirection = j.at("bidirection"),
-    o.focal = j.at("focal"), o.batch_size = j.at("batch_size"), o.max_length = j.at("max_length"),
-    o.lr_patience = j.at("lr_patience"), o.stop_patience = j.at("stop_patience"), o.lr = j.at("lr"),
-    o.weight_decay = j.at("weight_decay"), o.min_lr = j.at("min_lr"), o.seed = j.at("seed");
-    o.warmup_steps = j.value("warmup_steps", 0);
-    o.relative_bias = j.value("relative_bias", "frozen");
-    o.layout_init = j.value("layout_init", "random");  // runs from before the option started random
-    if (o.max_epochs <= 0) o.max_epochs = j.at("max_epochs");
-    check_resume_world_size(j.value("world_size", 1), o.distributed.world_size, path);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": " + e.what());
-  }
-  o.out_dir = run_dir;
-  o.resume = true;
+  read_run_options(run_dir, "training", train_run_options(), o, [&](const char*) { return o.max_epochs > 0; });
 }
 
 TrainSummary train(const TrainOptions& opt) {
@@ -249,7 +241,7 @@ TrainSummary train(const TrainOptions& opt) {
     st = load_last(net, optimizer, opt.out_dir);
     // Keep the log lines of the completed epochs only.
     log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", st.epoch);
-    if (!log_text.empty() && root) draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
+    if (!log_text.empty() && root) image::draw_epoch_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
   }
   double& best = st.best;
   double& lr = st.lr;
@@ -375,7 +367,7 @@ TrainSummary train(const TrainOptions& opt) {
     log_text += line.dump() + "\n";
     if (root) {
       write_file_atomic(log_path, log_text);
-      draw_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
+      image::draw_epoch_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
       // After the log line: a run killed in between redoes this epoch and rewrites the line.
       save_last(net, optimizer, st, opt.out_dir, tokenizer_dir);
     }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "light/train/distributed_options.h"
+#include "light/train/run_options.h"
 
 namespace light::train {
 
@@ -44,10 +45,12 @@ struct TrainOptions {
   long nan_loss_at_step = -1;  // tests only: the loss of this step (counted from 1 in this call) reads NaN
 };
 
+// Every option of `light train`: flag, options.json key, help, and what --resume does with it.
+const std::vector<RunOption<TrainOptions>>& train_run_options();
 // RUN/options.json: what a run was started with, so that `--resume RUN/` needs nothing else.
 std::string options_to_json(const TrainOptions& options);
-// Fills `options` from RUN/options.json; machine-local settings (threads, device, progress, distributed) and
-// max_epochs are kept from `options`.
+// Fills `options` from RUN/options.json; machine-local settings (threads, device, progress, distributed) are
+// kept from `options`, and max_epochs when it is positive.
 void read_options(const std::string& run_dir, TrainOptions& options);
 
 struct TrainSummary {
