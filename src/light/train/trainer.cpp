@@ -6,22 +6,19 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
-#include <set>
-#include <sstream>
 
 #include "light/data/inputs.h"
 #include "light/eval/evaluator.h"
-#include "light/image/plot.h"
 #include "light/data/tile_image.h"
-#include "light/image/resize.h"
 #include "light/link/decode.h"
 #include "light/link/paths.h"
 #include "light/maptext/maptext.h"
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
-#include "light/model/poly_pretrain.h"
 #include "light/model/device.h"
 #include "light/train/adamw.h"
 #include "light/train/distributed.h"
@@ -180,208 +177,279 @@ void read_options(const std::string& run_dir, TrainOptions& o) {
   read_run_options(run_dir, "training", train_run_options(), o, [&](const char*) { return o.max_epochs > 0; });
 }
 
-TrainSummary train(const TrainOptions& opt) {
+namespace {
+
+// `light train` as its recipe: set up (options checked, the run folder claimed, data, tokenizer,
+// config, weights, optimizer, a resumed run's state), then epochs of train_epoch, validate and
+// end_epoch until the last epoch or early stopping.
+class FineTuning {
+ public:
+  explicit FineTuning(const TrainOptions& opt);
+  TrainSummary run();
+
+ private:
+  struct Validation {
+    double loss = 0, recall = 0, precision = 0, fscore = 0;
+  };
+  static const TrainOptions& checked(const TrainOptions& opt);
+  void set_up();
+  double train_epoch(int epoch);
+  double train_step(int epoch, size_t step, size_t steps, const std::vector<const Example*>& tiles, uint64_t word_seed);
+  Validation validate();
+  void end_epoch(int epoch, double train_loss, const Validation& v, double seconds);
+  void set_lr(double lr);
+
+  const TrainOptions& opt_;
+  const torch::Device dev_;
+  RunFolder run_;  // checked by every rank before the ranks meet, so that none has written into it yet
+  DataParallel dp_;
+  const bool root_;
+  const size_t B_, W_, R_;  // tiles a rank takes a step; ranks; this rank
+  maptext::Dataset train_data_, val_data_;
+  std::optional<text::BpeTokenizer> tok_;
+  data::SpecialIds special_;
+  data::Tokenize tokenize_;
+  model::ModelConfig config_;
+  std::vector<Example> train_ex_, val_ex_;
+  LightTextLinking net_{nullptr};
+  std::unique_ptr<FusedAdamW> optimizer_;
+  std::string tokenizer_dir_, log_path_, log_text_;
+  RunState st_;
+  long steps_done_ = 0;  // optimizer steps in this call
+  double last_train_loss_ = 0;
+};
+
+const TrainOptions& FineTuning::checked(const TrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
-  const torch::Device dev = model::pick_device(opt.device);
   if (opt.max_epochs < 1) throw Error("--max-epochs: expected at least 1, got " + std::to_string(opt.max_epochs));
   if (opt.batch_size < 1) throw Error("--batch-size: expected at least 1, got " + std::to_string(opt.batch_size));
   if (opt.warmup_steps < 0) throw Error("--warmup-steps: expected 0 or more, got " + std::to_string(opt.warmup_steps));
   if (opt.lr_patience < 0 || opt.stop_patience < 0) throw Error("--lr-patience and --stop-patience: expected 0 or more");
   check_optimiser(opt.lr, opt.weight_decay);
   check_range(opt.min_lr, 0, 1, "min_lr");
-  // Every rank checks the run folder before the ranks meet, so that none has written into it yet.
-  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0);
-  DataParallel dp(opt.distributed);
-  dp.barrier();
-  const bool root = dp.root();
-  // The data first: a bad file stops the run before anything is written.
-  const auto train_data = maptext::read_maptext(opt.train_json, {maptext::Kind::GroundTruth});
-  const auto val_data = maptext::read_maptext(opt.val_json, {maptext::Kind::GroundTruth});
-  if (opt.tokenizer_dir.empty())
-    throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
-  const text::BpeTokenizer tok = read_run_tokenizer(opt.tokenizer_dir, opt.out_dir, opt.resume);
-  model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
-                                                      : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
-  config.modalities = model::parse_modalities(opt.modalities);
-  config.losses = {opt.bidirection, opt.focal};
-  if (opt.relative_bias != "auto" && opt.relative_bias != "train" && opt.relative_bias != "frozen")
-    throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt.relative_bias + "\"");
-  // auto: trained unless --init brings a transformer (a polygon encoder alone does not).
-  const InitWeights init = read_init(opt.init);
-  config.layoutlmv3.train_relative_bias =
-      opt.relative_bias == "train" ||
-      (opt.relative_bias == "auto" && (init.kind == InitWeights::None || init.kind == InitWeights::Poly));
-  if (tok.max_id() >= config.layoutlmv3.vocab_size)
-    throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
-                std::to_string(config.layoutlmv3.vocab_size));
-  const bool sinusoid = sinusoid_layout(opt.layout_init, init, "--layout-init");
-  model::check_max_length(opt.max_length, config);
-  const auto train_ex = load_examples(train_data, opt.train_images, opt.train_json, config.layoutlmv3.input_size);
-  const auto val_ex = load_examples(val_data, opt.val_images, opt.val_json, config.layoutlmv3.input_size);
-  LightTextLinking net(config);
-  initialise(*net, *net->light, net->config, init);
-  if (sinusoid) model::init_layout_tables_sinusoid(*net->light);
-  dp.broadcast_parameters(*net);
-  net->to(dev);
-  const data::SpecialIds special = tok.special_ids();
-  const data::Tokenize tokenize = [&](const std::string& w) { return tok.encode_word(w); };
+  return opt;
+}
 
-  FusedAdamW optimizer(net->parameters(), torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
-  run.create();
-  const std::string tokenizer_dir = run_tokenizer_folder(opt.tokenizer_dir, opt.out_dir);
-  const std::string log_path = opt.out_dir + "/log.jsonl";
-  std::string log_text;
-  TrainSummary s;
-  RunState st;
-  st.lr = opt.lr;
-  if (!opt.resume) {
-    if (root) write_file_atomic(opt.out_dir + "/options.json", options_to_json(opt));
+FineTuning::FineTuning(const TrainOptions& opt)
+    : opt_(checked(opt)),
+      dev_(model::pick_device(opt.device)),
+      run_(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0),
+      dp_(opt.distributed),
+      root_(dp_.root()),
+      B_(static_cast<size_t>(opt.batch_size)),
+      W_(static_cast<size_t>(dp_.world_size())),
+      R_(static_cast<size_t>(dp_.rank())) {
+  dp_.barrier();
+  set_up();
+}
+
+void FineTuning::set_up() {
+  // The data first: a bad file stops the run before anything is written.
+  train_data_ = maptext::read_maptext(opt_.train_json, {maptext::Kind::GroundTruth});
+  val_data_ = maptext::read_maptext(opt_.val_json, {maptext::Kind::GroundTruth});
+  if (opt_.tokenizer_dir.empty())
+    throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
+  tok_.emplace(read_run_tokenizer(opt_.tokenizer_dir, opt_.out_dir, opt_.resume));
+  config_ = fs::exists(opt_.config) ? model::read_model_config(opt_.config)
+                                    : model::preset_config(opt_.config, static_cast<int>(tok_->max_id() + 1));
+  config_.modalities = model::parse_modalities(opt_.modalities);
+  config_.losses = {opt_.bidirection, opt_.focal};
+  if (opt_.relative_bias != "auto" && opt_.relative_bias != "train" && opt_.relative_bias != "frozen")
+    throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt_.relative_bias + "\"");
+  // auto: trained unless --init brings a transformer (a polygon encoder alone does not).
+  const InitWeights init = read_init(opt_.init);
+  config_.layoutlmv3.train_relative_bias =
+      opt_.relative_bias == "train" ||
+      (opt_.relative_bias == "auto" && (init.kind == InitWeights::None || init.kind == InitWeights::Poly));
+  if (tok_->max_id() >= config_.layoutlmv3.vocab_size)
+    throw Error("--tokenizer: ids up to " + std::to_string(tok_->max_id()) + " do not fit the model's vocabulary of " +
+                std::to_string(config_.layoutlmv3.vocab_size));
+  const bool sinusoid = sinusoid_layout(opt_.layout_init, init, "--layout-init");
+  model::check_max_length(opt_.max_length, config_);
+  train_ex_ = load_examples(train_data_, opt_.train_images, opt_.train_json, config_.layoutlmv3.input_size);
+  val_ex_ = load_examples(val_data_, opt_.val_images, opt_.val_json, config_.layoutlmv3.input_size);
+  net_ = LightTextLinking(config_);
+  initialise(*net_, *net_->light, net_->config, init);
+  if (sinusoid) model::init_layout_tables_sinusoid(*net_->light);
+  dp_.broadcast_parameters(*net_);
+  net_->to(dev_);
+  special_ = tok_->special_ids();
+  tokenize_ = [this](const std::string& w) { return tok_->encode_word(w); };
+  optimizer_ = std::make_unique<FusedAdamW>(
+      net_->parameters(), torch::optim::AdamWOptions(opt_.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt_.weight_decay));
+  // Everything read and checked: the run folder is made (or emptied) only now.
+  run_.create();
+  tokenizer_dir_ = run_tokenizer_folder(opt_.tokenizer_dir, opt_.out_dir);
+  log_path_ = opt_.out_dir + "/log.jsonl";
+  st_.lr = opt_.lr;
+  if (!opt_.resume) {
+    if (root_) write_file_atomic(opt_.out_dir + "/options.json", options_to_json(opt_));
   } else {
-    st = load_last(net, optimizer, opt.out_dir);
+    st_ = load_last(net_, *optimizer_, opt_.out_dir);
     // Keep the log lines of the completed epochs only.
-    log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", st.epoch);
-    if (!log_text.empty() && root) image::draw_epoch_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
+    log_text_ = first_lines(fs::exists(log_path_) ? read_file(log_path_) : "", st_.epoch);
+    if (!log_text_.empty() && root_) image::draw_epoch_curves(log_text_, st_.best_epoch, opt_.out_dir + "/curves.png");
   }
-  double& best = st.best;
-  double& lr = st.lr;
-  int& no_improve = st.no_improve;
-  int& plateau = st.plateau;
-  const size_t B = static_cast<size_t>(std::max(1, opt.batch_size)), W = static_cast<size_t>(dp.world_size());
-  const size_t R = static_cast<size_t>(dp.rank());
-  long steps_done = 0;
-  run.keep();  // from here on the folder holds a resumable run
-  for (int epoch = st.epoch + 1; epoch <= opt.max_epochs && no_improve < opt.stop_patience; ++epoch) {
+  run_.keep();  // from here on the folder holds a resumable run
+}
+
+void FineTuning::set_lr(double lr) {
+  for (auto& g : optimizer_->param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+}
+
+TrainSummary FineTuning::run() {
+  for (int epoch = st_.epoch + 1; epoch <= opt_.max_epochs && st_.no_improve < opt_.stop_patience; ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
-    // Train: tiles and words in a fresh seeded order each epoch.
-    net->train();
-    std::vector<size_t> order(train_ex.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::mt19937_64 rng(opt.seed * 7919 + static_cast<uint64_t>(epoch));
-    std::shuffle(order.begin(), order.end(), rng);
-    const size_t steps = (order.size() + B * W - 1) / (B * W);
-    Progress bar("epoch " + std::to_string(epoch), steps, "steps");
-    double train_loss = 0;
-    for (size_t st = 0; st < steps; ++st) {
-      // This rank's share of the step's B x W tiles; dropout seeded by the step and the rank.
-      const uint64_t batch_seed = rng();
-      const uint64_t global_step = static_cast<uint64_t>(epoch - 1) * steps + st;
-      seed_step(opt.seed, static_cast<long>(global_step), W, dp.rank());
-      std::vector<const Example*> ex;
-      const size_t first = st * B * W + R * B;
-      for (size_t k = first; k < std::min(order.size(), first + B); ++k) ex.push_back(&train_ex[order[k]]);
-      drop_gradients(optimizer);
-      torch::Tensor loss;
-      double step_loss = 0;
-      if (!ex.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum
-        const auto ins = batch_inputs(ex, tokenize, special, opt.max_length, true, batch_seed, R * B);
-        const model::Outputs o = net->forward(to_batch(ins, ex, config, dev));
-        loss = o.tiles[0].total_loss(config.losses);
-        for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config.losses);
-        step_loss = loss.item<double>();
-        if (opt.nan_loss_at_step >= 0 && steps_done + 1 == opt.nan_loss_at_step) step_loss = NAN;
-        check_finite_loss(step_loss, "train", "epoch " + std::to_string(epoch) + ", step " + std::to_string(st + 1));
-        loss.backward();
-      }
-      if (opt.warmup_steps > 0) {  // linear warm-up over the first optimizer steps of the run
-        const double global = static_cast<double>((epoch - 1) * steps + st + 1);
-        const double f = std::min(1.0, global / opt.warmup_steps);
-        for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr * f);
-      }
-      dp.sum_gradients(*net);  // the batch loss is a sum over tiles: so is its gradient across ranks
-      optimizer.step();
-      ++steps_done;
-      if (opt.interrupt_after_steps >= 0 && steps_done >= opt.interrupt_after_steps)
-        throw Error("training interrupted after " + std::to_string(steps_done) + " step(s) (test hook)");
-      train_loss += step_loss;
-      if (opt.progress && root) bar.add();
-    }
-    if (opt.progress && root) bar.finish();
-    std::vector<double> epoch_loss{train_loss};
-    dp.all_reduce_sum(epoch_loss);
-    train_loss = epoch_loss[0] / static_cast<double>(steps);
-    // Validate: sorted order; successor cross-entropy for model selection, and the links scored.
-    net->eval();
-    double val_loss = 0;
-    size_t val_batches = 0;
-    maptext::Dataset linked;
-    {
-      torch::NoGradGuard no_grad;
-      for (size_t st = 0; st < val_ex.size(); st += B) {
-        std::vector<const Example*> ex;
-        for (size_t k = st; k < std::min(val_ex.size(), st + B); ++k) ex.push_back(&val_ex[k]);
-        const auto ins = batch_inputs(ex, tokenize, special, opt.max_length, false, 0);
-        const model::Outputs o = net->forward(to_batch(ins, ex, config, dev));
-        double sum = 0;
-        for (size_t k = 0; k < o.tiles.size(); ++k) {
-          sum += o.tiles[k].base_loss.item<double>();
-          model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
-          std::vector<size_t> sources;
-          for (const auto& w : ins[k].words) sources.push_back(w.source);
-          linked.push_back(link::link_tile(*ex[k]->tile, sources, std::move(sp.probs), std::move(sp.bi_probs)));
-        }
-        val_loss += sum;
-        ++val_batches;
-      }
-    }
-    val_loss /= static_cast<double>(std::max<size_t>(1, val_batches));
-    eval::Options eo;
-    eo.task = eval::Task::DetEdges;
-    eo.threads = 1;
-    const auto report = eval::evaluate(val_data, linked, eo);
-    double er = 0, ep = 0, ef = 0;
-    for (const auto& [k, v] : report.overall) {
-      if (k == "edges_recall") er = v;
-      if (k == "edges_precision") ep = v;
-      if (k == "edges_fscore") ef = v;
-    }
-    // Every rank validated the same weights; rank 0's numbers decide for all (no float can differ).
-    std::vector<double> decided{root ? val_loss : 0.0, root ? ef : 0.0};
-    dp.all_reduce_sum(decided);
-    val_loss = decided[0], ef = decided[1];
-    // Model selection, learning-rate plateau, early stopping (strict improvement counts).
-    if (val_loss < best) {
-      best = val_loss;
-      no_improve = plateau = 0;
-      st.best_epoch = epoch;
-      st.best_edges_fscore = ef;
-      if (root) {
-        remove_tree(opt.out_dir + "/best.tmp");
-        model::write_model_folder(*net, net->config, opt.out_dir + "/best.tmp", tokenizer_dir);
-        swap_in(opt.out_dir + "/best.tmp", opt.out_dir + "/best");
-      }
-    } else {
-      ++no_improve;
-      if (++plateau > opt.lr_patience) {
-        lr = std::max(opt.min_lr, lr * 0.1);
-        for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
-        plateau = 0;
-      }
-    }
-    st.epoch = epoch;
-    if (epoch == 1) st.first_train_loss = train_loss;
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    nlohmann::ordered_json line = {{"epoch", epoch}, {"train_loss", train_loss}, {"val_loss", val_loss},
-                                   {"edges_recall", er}, {"edges_precision", ep}, {"edges_fscore", ef},
-                                   {"lr", lr}, {"seconds", secs}};
-    log_text += line.dump() + "\n";
-    if (root) {
-      write_file_atomic(log_path, log_text);
-      image::draw_epoch_curves(log_text, st.best_epoch, opt.out_dir + "/curves.png");
-      // After the log line: a run killed in between redoes this epoch and rewrites the line.
-      save_last(net, optimizer, st, opt.out_dir, tokenizer_dir);
-    }
-    if (opt.progress && root)
-      std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, val_loss, ef, lr, secs);
-    s.last_train_loss = train_loss;
+    const double train_loss = train_epoch(epoch);
+    const Validation v = validate();
+    end_epoch(epoch, train_loss, v, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  dp.barrier();
-  s.epochs = st.epoch;
-  s.best_epoch = st.best_epoch;
-  s.best_edges_fscore = st.best_edges_fscore;
-  s.first_train_loss = st.first_train_loss;
-  s.best_val_loss = best;
+  dp_.barrier();
+  TrainSummary s;
+  s.epochs = st_.epoch;
+  s.best_epoch = st_.best_epoch;
+  s.best_edges_fscore = st_.best_edges_fscore;
+  s.first_train_loss = st_.first_train_loss;
+  s.last_train_loss = last_train_loss_;
+  s.best_val_loss = st_.best;
   return s;
 }
+
+// Tiles and words in a fresh seeded order each epoch; each step takes B x W tiles, B on each rank.
+// Returns the epoch's mean step loss over all ranks.
+double FineTuning::train_epoch(int epoch) {
+  net_->train();
+  std::vector<size_t> order(train_ex_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(opt_.seed * 7919 + static_cast<uint64_t>(epoch));
+  std::shuffle(order.begin(), order.end(), rng);
+  const size_t steps = (order.size() + B_ * W_ - 1) / (B_ * W_);
+  Progress bar("epoch " + std::to_string(epoch), steps, "steps");
+  double loss = 0;
+  for (size_t step = 0; step < steps; ++step) {
+    const uint64_t word_seed = rng();
+    std::vector<const Example*> tiles;  // this rank's share of the step's tiles
+    const size_t first = step * B_ * W_ + R_ * B_;
+    for (size_t k = first; k < std::min(order.size(), first + B_); ++k) tiles.push_back(&train_ex_[order[k]]);
+    loss += train_step(epoch, step, steps, tiles, word_seed);
+    if (opt_.progress && root_) bar.add();
+  }
+  if (opt_.progress && root_) bar.finish();
+  std::vector<double> total{loss};
+  dp_.all_reduce_sum(total);
+  return total[0] / static_cast<double>(steps);
+}
+
+// One optimizer step: dropout seeded by the step and the rank, the batch's summed losses, the
+// gradients summed over ranks. Returns this rank's loss.
+double FineTuning::train_step(int epoch, size_t step, size_t steps, const std::vector<const Example*>& tiles, uint64_t word_seed) {
+  const uint64_t global_step = static_cast<uint64_t>(epoch - 1) * steps + step;
+  seed_step(opt_.seed, static_cast<long>(global_step), W_, dp_.rank());
+  drop_gradients(*optimizer_);
+  double step_loss = 0;
+  if (!tiles.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum
+    const auto ins = batch_inputs(tiles, tokenize_, special_, opt_.max_length, true, word_seed, R_ * B_);
+    const model::Outputs o = net_->forward(to_batch(ins, tiles, config_, dev_));
+    torch::Tensor loss = o.tiles[0].total_loss(config_.losses);
+    for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config_.losses);
+    step_loss = loss.item<double>();
+    if (opt_.nan_loss_at_step >= 0 && steps_done_ + 1 == opt_.nan_loss_at_step) step_loss = NAN;
+    check_finite_loss(step_loss, "train", "epoch " + std::to_string(epoch) + ", step " + std::to_string(step + 1));
+    loss.backward();
+  }
+  if (opt_.warmup_steps > 0)  // linear warm-up over the first optimizer steps of the run
+    set_lr(st_.lr * std::min(1.0, static_cast<double>(global_step + 1) / opt_.warmup_steps));
+  dp_.sum_gradients(*net_);  // the batch loss is a sum over tiles: so is its gradient across ranks
+  optimizer_->step();
+  ++steps_done_;
+  if (opt_.interrupt_after_steps >= 0 && steps_done_ >= opt_.interrupt_after_steps)
+    throw Error("training interrupted after " + std::to_string(steps_done_) + " step(s) (test hook)");
+  return step_loss;
+}
+
+// Sorted word order; the successor cross-entropy (model selection) and the links scored (detedges).
+// Every rank validates the same weights; rank 0's numbers decide for all (no float can differ).
+FineTuning::Validation FineTuning::validate() {
+  net_->eval();
+  Validation v;
+  size_t batches = 0;
+  maptext::Dataset linked;
+  {
+    torch::NoGradGuard no_grad;
+    for (size_t first = 0; first < val_ex_.size(); first += B_) {
+      std::vector<const Example*> tiles;
+      for (size_t k = first; k < std::min(val_ex_.size(), first + B_); ++k) tiles.push_back(&val_ex_[k]);
+      const auto ins = batch_inputs(tiles, tokenize_, special_, opt_.max_length, false, 0);
+      const model::Outputs o = net_->forward(to_batch(ins, tiles, config_, dev_));
+      double sum = 0;
+      for (size_t k = 0; k < o.tiles.size(); ++k) {
+        sum += o.tiles[k].base_loss.item<double>();
+        model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
+        std::vector<size_t> sources;
+        for (const auto& w : ins[k].words) sources.push_back(w.source);
+        linked.push_back(link::link_tile(*tiles[k]->tile, sources, std::move(sp.probs), std::move(sp.bi_probs)));
+      }
+      v.loss += sum;
+      ++batches;
+    }
+  }
+  v.loss /= static_cast<double>(std::max<size_t>(1, batches));
+  eval::Options eo;
+  eo.task = eval::Task::DetEdges;
+  eo.threads = 1;
+  for (const auto& [k, value] : eval::evaluate(val_data_, linked, eo).overall) {
+    if (k == "edges_recall") v.recall = value;
+    if (k == "edges_precision") v.precision = value;
+    if (k == "edges_fscore") v.fscore = value;
+  }
+  std::vector<double> decided{root_ ? v.loss : 0.0, root_ ? v.fscore : 0.0};
+  dp_.all_reduce_sum(decided);
+  v.loss = decided[0], v.fscore = decided[1];
+  return v;
+}
+
+// Model selection (RUN/best on a strict improvement), the learning-rate plateau, early stopping's
+// count; then the log line, the curves and RUN/last.
+void FineTuning::end_epoch(int epoch, double train_loss, const Validation& v, double seconds) {
+  if (v.loss < st_.best) {
+    st_.best = v.loss;
+    st_.no_improve = st_.plateau = 0;
+    st_.best_epoch = epoch;
+    st_.best_edges_fscore = v.fscore;
+    if (root_) {
+      remove_tree(opt_.out_dir + "/best.tmp");
+      model::write_model_folder(*net_, net_->config, opt_.out_dir + "/best.tmp", tokenizer_dir_);
+      swap_in(opt_.out_dir + "/best.tmp", opt_.out_dir + "/best");
+    }
+  } else {
+    ++st_.no_improve;
+    if (++st_.plateau > opt_.lr_patience) {
+      st_.lr = std::max(opt_.min_lr, st_.lr * 0.1);
+      set_lr(st_.lr);
+      st_.plateau = 0;
+    }
+  }
+  st_.epoch = epoch;
+  if (epoch == 1) st_.first_train_loss = train_loss;
+  nlohmann::ordered_json line = {{"epoch", epoch}, {"train_loss", train_loss}, {"val_loss", v.loss},
+                                 {"edges_recall", v.recall}, {"edges_precision", v.precision}, {"edges_fscore", v.fscore},
+                                 {"lr", st_.lr}, {"seconds", seconds}};
+  log_text_ += line.dump() + "\n";
+  if (root_) {
+    write_file_atomic(log_path_, log_text_);
+    image::draw_epoch_curves(log_text_, st_.best_epoch, opt_.out_dir + "/curves.png");
+    // After the log line: a run killed in between redoes this epoch and rewrites the line.
+    save_last(net_, *optimizer_, st_, opt_.out_dir, tokenizer_dir_);
+  }
+  if (opt_.progress && root_)
+    std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, v.loss,
+                 v.fscore, st_.lr, seconds);
+  last_train_loss_ = train_loss;
+}
+
+}  // namespace
+
+TrainSummary train(const TrainOptions& opt) { return FineTuning(opt).run(); }
 
 }  // namespace light::train
