@@ -8,7 +8,7 @@
 
 #include "bench_util.h"
 #include "light/eval/evaluator.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 using namespace light;
 

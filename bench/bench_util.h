@@ -3,7 +3,8 @@
 #pragma once
 #include <cstdint>
 
-#include "light/maptext/maptext.h"
+#include "light/geometry/polygon.h"
+#include "light/maptext.h"
 
 namespace light::bench {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "light/io/safetensors.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

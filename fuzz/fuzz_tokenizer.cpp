@@ -5,7 +5,7 @@
 #include <string>
 
 #include "light/text/bpe.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "light/eval/assignment.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 using light::eval::linear_sum_assignment;
 using Pairs = std::vector<std::pair<int, int>>;

@@ -8,6 +8,7 @@
 #include "light/eval/evaluator.h"
 #include "light/link/heuristic_linking.h"
 #include "light/link/paths.h"
+#include "light/geometry/polygon.h"
 #include "test_util.h"
 
 using namespace light;

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "light/text/bpe.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "test_util.h"
 

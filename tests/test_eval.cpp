@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "light/eval/evaluator.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "test_util.h"
 

@@ -4,7 +4,7 @@
 
 #include "light/geometry/overlap.h"
 #include "light/geometry/polygon.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 #include "test_util.h"
 
 using namespace light::geometry;

@@ -8,7 +8,7 @@
 #include "light/image/resize.h"
 #include "light/io/safetensors.h"
 #include "light/model/relative_position.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "test_util.h"
 
 using namespace light;

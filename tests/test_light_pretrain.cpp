@@ -21,7 +21,7 @@
 #include "light/train/light_pretrain.h"
 #include "light/train/poly_pretrain.h"
 #include "light/train/trainer.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "test_util.h"
 

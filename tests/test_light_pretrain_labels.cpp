@@ -8,7 +8,7 @@
 #include "light/data/light_pretrain.h"
 #include "light/data/patch_codebook.h"
 #include "test_util.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 using namespace light::data;
 

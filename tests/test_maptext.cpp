@@ -2,8 +2,8 @@
 
 #include <filesystem>
 
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "test_util.h"
 

@@ -10,7 +10,7 @@
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
 #include "light/model/poly_encoder.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "test_util.h"
 

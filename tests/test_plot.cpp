@@ -4,7 +4,7 @@
 
 #include "light/image/plot.h"
 #include "light/image/resize.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "test_util.h"
 
 using namespace light;

@@ -10,7 +10,8 @@
 #include "light/data/inputs.h"
 #include "light/data/poly_pretrain.h"
 #include "light/image/resize.h"
-#include "light/util/error.h"
+#include "light/error.h"
+#include "light/geometry/polygon.h"
 #include "test_util.h"
 
 using namespace light;

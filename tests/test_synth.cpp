@@ -8,7 +8,7 @@
 #include "light/data/synth/text_render.h"
 #include "light/eval/evaluator.h"
 #include "light/geometry/polygon.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "test_util.h"
 
 using namespace light;

@@ -14,7 +14,7 @@
 #include "light/train/run_folder.h"
 #include "light/train/run_options.h"
 #include "light/train/schedule.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/train/adamw.h"
 
 using light::train::FusedAdamW;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/utf8.h"
 
 using light::utf8_decode;

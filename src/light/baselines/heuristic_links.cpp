@@ -7,7 +7,7 @@
 #include <numeric>
 #include <queue>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::baselines {
 

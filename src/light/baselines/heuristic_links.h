@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "light/baselines/features.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::baselines {
 

@@ -6,7 +6,7 @@
 #include <new>
 
 #include "light/cli/commands.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::cli {
 

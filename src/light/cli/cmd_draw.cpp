@@ -7,8 +7,8 @@
 #include "light/cli/commands.h"
 #include "light/data/tile_image.h"
 #include "light/image/draw.h"
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include <set>
 #include <sys/stat.h>

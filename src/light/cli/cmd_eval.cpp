@@ -6,8 +6,8 @@
 
 #include "light/cli/commands.h"
 #include "light/eval/evaluator.h"
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 
 namespace light::cli {

@@ -7,8 +7,8 @@
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
 #include "light/link/heuristic_linking.h"
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 
 namespace light::cli {

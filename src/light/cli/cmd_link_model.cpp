@@ -3,9 +3,9 @@
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 #include "light/link/model_linking.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::cli {
 

@@ -5,7 +5,7 @@
 
 #include "light/cli/commands.h"
 #include "light/data/prepare.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 
 namespace light::cli {

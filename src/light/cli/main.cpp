@@ -12,7 +12,7 @@
 #include "light/cli/app.h"
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::cli {
 // Never reached here: a `link --model` command line goes to light-full before parsing.

@@ -5,7 +5,8 @@
 #include <numeric>
 #include <random>
 
-#include "light/util/error.h"
+#include "light/error.h"
+#include "light/geometry/polygon.h"
 
 namespace light::data {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 #include "light/text/bpe.h"
 
 namespace light::data {

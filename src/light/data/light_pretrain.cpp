@@ -4,8 +4,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 
 namespace light::data {
 

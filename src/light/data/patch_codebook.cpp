@@ -4,7 +4,7 @@
 #include <opencv2/core.hpp>
 
 #include "light/io/safetensors.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::data {
 

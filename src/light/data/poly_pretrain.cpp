@@ -11,10 +11,11 @@
 #include "light/data/inputs.h"
 #include "light/data/tile_image.h"
 #include "light/image/resize.h"
-#include "light/maptext/maptext.h"
-#include "light/util/error.h"
+#include "light/maptext.h"
+#include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
+#include "light/geometry/polygon.h"
 
 namespace light::data {
 

@@ -5,7 +5,7 @@
 #include "light/data/inputs.h"
 #include "light/data/tile_image.h"
 #include "light/io/safetensors.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/parallel.h"
 #include "light/util/progress.h"
 

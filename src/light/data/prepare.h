@@ -6,7 +6,7 @@
 
 #include "light/data/inputs.h"
 #include "light/io/safetensors.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 #include "light/text/bpe.h"
 
 namespace light::data {

@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "light/image/resize.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::data {
 

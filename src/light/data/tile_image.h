@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::data {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::eval {
 

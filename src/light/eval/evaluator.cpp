@@ -11,7 +11,7 @@
 #include "light/eval/edit_distance.h"
 #include "light/eval/python_sums.h"
 #include "light/geometry/overlap.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/parallel.h"
 
 namespace light::eval {

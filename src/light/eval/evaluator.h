@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::eval {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::geometry {
 

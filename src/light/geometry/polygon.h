@@ -3,12 +3,11 @@
 #pragma once
 #include <vector>
 
+#include "light/maptext.h"
+
 namespace light::geometry {
 
-struct Point {
-  double x = 0.0;
-  double y = 0.0;
-};
+using Point = maptext::Point;  // the MapText file's vertex
 
 using Polygon = std::vector<Point>;  // vertices in order; the ring closes implicitly
 

@@ -5,8 +5,9 @@
 #include <opencv2/imgproc.hpp>
 
 #include "light/image/resize.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
+#include "light/geometry/polygon.h"
 
 namespace light::image {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 
 namespace light::image {

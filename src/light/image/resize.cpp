@@ -6,7 +6,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::image {
 

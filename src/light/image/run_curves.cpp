@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "light/image/plot.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
 

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
 

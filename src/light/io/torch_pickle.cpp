@@ -9,7 +9,7 @@
 #include <cstring>
 #include <variant>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::io {
 

@@ -9,7 +9,7 @@
 #pragma once
 #include <vector>
 
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::link {
 

@@ -5,7 +5,7 @@
 #include "light/data/prepare.h"
 #include "light/io/safetensors.h"
 #include "light/model/config.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::link {
 

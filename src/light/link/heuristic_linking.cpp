@@ -2,6 +2,7 @@
 
 #include "light/util/parallel.h"
 #include "light/util/progress.h"
+#include "light/geometry/polygon.h"
 
 namespace light::link {
 

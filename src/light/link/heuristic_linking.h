@@ -2,7 +2,7 @@
 #pragma once
 #include "light/baselines/heuristic_links.h"
 #include "light/link/paths.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::link {
 

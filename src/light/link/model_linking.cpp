@@ -8,7 +8,7 @@
 #include "light/link/paths.h"
 #include "light/model/predictor.h"
 #include "light/text/bpe.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/progress.h"
 
 namespace light::link {

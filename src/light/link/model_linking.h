@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::link {
 

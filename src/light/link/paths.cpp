@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
-#include "light/util/error.h"
+#include "light/error.h"
+#include "light/geometry/polygon.h"
 
 namespace light::link {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "light/geometry/polygon.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::link {
 

@@ -1,9 +1,9 @@
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/parallel.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"

@@ -1,5 +1,5 @@
 #include "light/model/light.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::model {
 

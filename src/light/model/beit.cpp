@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "light/model/checkpoint.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
 

@@ -4,7 +4,7 @@
 
 #include "light/io/safetensors.h"
 #include "light/io/torch_pickle.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::model {
 

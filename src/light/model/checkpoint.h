@@ -1,7 +1,6 @@
 // Loading weights into LIGHT: a state dict (name -> tensor) from a checkpoint file, and a strict
 // load into the module tree that lists every missing, unexpected and mis-shaped key in one error.
 #pragma once
-#include <torch/torch.h>
 
 #include <map>
 #include <string>

@@ -4,7 +4,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 

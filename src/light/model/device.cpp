@@ -4,7 +4,7 @@
 
 #include <thread>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::model {
 

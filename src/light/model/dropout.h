@@ -8,7 +8,7 @@
 // any number of threads. The backward pass recomputes the mask from the seed (nothing is stored).
 // CUDA tensors and dtypes other than float32/float64 use torch::dropout.
 #pragma once
-#include <torch/torch.h>
+#include <ATen/core/Tensor.h>
 
 namespace light::model {
 

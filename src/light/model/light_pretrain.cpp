@@ -1,6 +1,6 @@
 #include "light/model/light_pretrain.h"
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::model {
 

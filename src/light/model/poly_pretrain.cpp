@@ -5,7 +5,7 @@
 
 #include "light/data/inputs.h"
 #include "light/model/checkpoint.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::model {
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 #include "light/util/utf8.h"

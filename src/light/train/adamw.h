@@ -8,7 +8,7 @@
 // torch::optim::AdamW's: a checkpoint's `optimizer.pt` loads into either. Parameters that are not
 // contiguous float32 CPU tensors (CUDA ones, for instance) and amsgrad take the LibTorch path.
 #pragma once
-#include <torch/torch.h>
+#include <torch/optim/adamw.h>
 
 namespace light::train {
 

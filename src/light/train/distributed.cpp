@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 #ifdef LIGHT_HAVE_C10D
 #include <torch/csrc/distributed/c10d/FileStore.hpp>

@@ -4,7 +4,7 @@
 // writes the run folder. Ranks meet through a store: a folder on a filesystem they share (a fresh one
 // per run; `scripts/launch.sh` makes one) or host:port (rank 0 listens there).
 #pragma once
-#include <torch/torch.h>
+#include <torch/nn/module.h>
 
 #include <memory>
 #include <string>

@@ -9,7 +9,7 @@
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
 #include "light/train/run_folder.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 

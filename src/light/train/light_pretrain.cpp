@@ -27,7 +27,7 @@
 #include "light/train/run_folder.h"
 #include "light/train/run_options.h"
 #include "light/train/schedule.h"
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"

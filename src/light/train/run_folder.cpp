@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 
 namespace light::train {

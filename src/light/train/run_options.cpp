@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "light/util/error.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 

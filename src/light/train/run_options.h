@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "light/train/distributed_options.h"
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::train {
 

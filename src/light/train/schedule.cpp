@@ -8,7 +8,7 @@
 #include <random>
 #include <sstream>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::train {
 

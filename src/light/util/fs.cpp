@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light {
 

@@ -5,7 +5,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light {
 

@@ -1,6 +1,6 @@
 #include "light/util/utf8.h"
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light {
 

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "light/util/error.h"
+#include "light/error.h"
 
 namespace light::synth {
 

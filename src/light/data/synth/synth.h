@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "light/data/synth/names.h"
-#include "light/maptext/maptext.h"
+#include "light/maptext.h"
 
 namespace light::synth {
 

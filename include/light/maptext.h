@@ -1,16 +1,19 @@
-// The MapText data model: a dataset is a list of tiles (image entries); a tile holds groups
-// (phrases, in reading order); a group holds words (a polygon and, usually, a transcription).
-// Format reference: ../shared/docs/reference-notes.md §1.1 and §6, and README "MapText files".
+// The MapText data model, part of light's public API: a dataset is a list of tiles (image entries); a
+// tile holds groups (phrases, in reading order); a group holds words (a polygon and, usually, a
+// transcription). Format: README "MapText files" and docs/commands.md.
 #pragma once
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "light/geometry/polygon.h"
-
 namespace light::maptext {
 
-using geometry::Point;
+// A vertex in pixel coordinates of the tile (x to the right, y down).
+struct Point {
+  double x = 0.0;
+  double y = 0.0;
+};
 
 struct Word {
   std::vector<Point> vertices;     // at least 3 points, pixel coordinates of the tile
