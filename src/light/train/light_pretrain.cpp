@@ -27,6 +27,7 @@
 #include "light/train/run_folder.h"
 #include "light/train/run_options.h"
 #include "light/train/schedule.h"
+#include "light/train/step_run.h"
 #include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
@@ -51,7 +52,7 @@ std::vector<float> tile_pixels(const data::PolyTile& tile, int size) {
 const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options() {
   using O = RunOption<LightPretrainOptions>;
   using T = LightPretrainOptions;
-  static const std::vector<O> options = {
+  static const std::vector<O> options = with_step_run_options<T>({
       O("--data", "data", &T::data,
         "MapText JSON (ground truth or spotter output), or a folder of per-image {\"annotations\": [{\"text\", \"pts\"}]} files")
           .absolute()
@@ -75,18 +76,9 @@ const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options()
       O("--codebook-size", "codebook_size", &T::codebook_size, "Codes of the trained image tokenizer"),
       O("--codebook-tiles", "codebook_tiles", &T::codebook_tiles, "Tiles it is trained on"),
       O(nullptr, "codebook_iterations", &T::codebook_iterations, "k-means iterations of the image tokenizer"),
-      O("--max-steps", "max_steps", &T::max_steps, "Optimizer steps"),
       O("--batch-size", "batch_size", &T::batch_size, "Tiles per step (per rank)"),
       O("--max-length", "max_length", &T::max_length, "Tokens per tile (words beyond are left out of that step)"),
-      O("--lr", "lr", &T::lr, "Peak AdamW learning rate (linear warm-up, then linear decay to 0)"),
-      O("--warmup-ratio", "warmup_ratio", &T::warmup_ratio, "Share of the steps spent warming up"),
-      O("--weight-decay", "weight_decay", &T::weight_decay, "AdamW weight decay"),
-      O("--log-every", "log_every", &T::log_every, "Steps per log.jsonl line"),
-      O("--checkpoint-every", "checkpoint_every", &T::checkpoint_every, "Steps between checkpoints (last/)"),
-      O("--seed", "seed", &T::seed, "Random seed"),
-      O("--threads", nullptr, &T::threads, "LibTorch threads (0 = all cores)").local(),
-      O("--device", nullptr, &T::device, "cpu | cuda").local(),
-  };
+  });
   return options;
 }
 
@@ -186,31 +178,13 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   FusedAdamW optimizer(net->parameters(),
                        torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
-  const std::string log_path = opt.out_dir + "/log.jsonl";
-  std::string log_text;
-  long step = 0, log_lines = 0, this_call = 0;
-  std::vector<double> sums(4, 0.0);
-  long in_sums = 0;
-  double first_loss = NAN;
+  StepLog log({std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir, root, /*count_empty=*/false);
+  long step = 0, this_call = 0;
   if (!opt.resume) {
     if (root) write_file_atomic(opt.out_dir + "/options.json", light_pretrain_options_to_json(opt));
   } else {
-    const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
-    if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
-    model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
-    torch::load(optimizer, last + "/optimizer.pt");
-    const std::string state_path = last + "/state.json";
-    try {
-      const auto j = parse_json(read_file(state_path), state_path);
-      step = j.at("step"), log_lines = j.at("log_lines");
-      first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
-      sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums");
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(state_path + ": " + e.what());
-    }
-    if (step < 0 || log_lines < 0 || in_sums < 0 || sums.size() != 4)
-      throw Error(state_path + ": not a state this run can have written (step " + std::to_string(step) + "); it was edited or damaged");
-    log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", log_lines);
+    std::string state_path;
+    step = log.restore(read_last(opt.out_dir, *net, optimizer, &state_path), state_path);
   }
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
@@ -259,56 +233,26 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
     dp.sum_gradients(*net);
     optimizer.step();
     dp.all_reduce_sum(parts);
-    double total = 0;
+    std::vector<double> means(4, 0.0);  // the whole batch's, as one process logs them: the total, MLM, MIM, WPA
     for (size_t k = 0; k < 3; ++k) {
-      const double v = global[k] > 0 ? parts[k] / global[k] : 0.0;
-      sums[k + 1] += v;
-      total += v;
+      means[k + 1] = global[k] > 0 ? parts[k] / global[k] : 0.0;
+      means[0] += means[k + 1];
     }
-    sums[0] += total;
-    ++in_sums;
+    log.add(means);
     ++step;
     if (opt.progress && root) bar.add();
     if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
       throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
-    if ((step % opt.log_every == 0 || step == opt.max_steps) && in_sums > 0) {
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      nlohmann::ordered_json line = {{"step", step}};
-      for (size_t k = 0; k < 4; ++k) line[kLossNames[k]] = sums[k] / static_cast<double>(in_sums);
-      line["lr"] = opt.lr * f;
-      line["seconds"] = secs;
-      if (std::isnan(first_loss)) first_loss = line["loss"].get<double>();
-      s.last_loss = line["loss"];
-      log_text += line.dump() + "\n";
-      ++log_lines;
-      if (root) {
-        write_file_atomic(log_path, log_text);
-        image::draw_step_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir + "/curves.png");
-      }
-      std::fill(sums.begin(), sums.end(), 0.0);
-      in_sums = 0;
-    }
-    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
-      const std::string tmp = opt.out_dir + "/last.tmp";
-      remove_tree(tmp);
-      model::write_model_folder(*net, net->config, tmp, tokenizer_dir, codebook_files);
-      torch::save(optimizer, tmp + "/optimizer.pt");
-      // The loss sums since the last log line too, so that a resumed run logs what this one would.
-      nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss}, {"sums", sums}, {"in_sums", in_sums}};
-      write_file_atomic(tmp + "/state.json", st.dump(1));
-      swap_in(tmp, opt.out_dir + "/last");
-    }
+    log.after_step(step, opt.log_every, opt.max_steps, opt.lr * f, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root)
+      write_last(opt.out_dir, *net, net->config, tokenizer_dir, codebook_files, optimizer, log.state(step));
   }
   if (opt.progress && root) bar.finish();
-  if (root) {
-    const std::string tmp = opt.out_dir + "/final.tmp";
-    remove_tree(tmp);
-    model::write_model_folder(*net, net->config, tmp, tokenizer_dir, codebook_files);
-    swap_in(tmp, opt.out_dir + "/final");
-  }
+  if (root) write_final(opt.out_dir, *net, net->config, tokenizer_dir, codebook_files);
   dp.barrier();
   s.steps = step;
-  s.first_loss = first_loss;
+  s.first_loss = log.first_loss();
+  s.last_loss = log.last_loss();
   return s;
 }
 

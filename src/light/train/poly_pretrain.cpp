@@ -22,6 +22,7 @@
 #include "light/train/run_folder.h"
 #include "light/train/run_options.h"
 #include "light/train/schedule.h"
+#include "light/train/step_run.h"
 #include "light/error.h"
 #include "light/util/json.h"
 #include "light/util/fs.h"
@@ -63,13 +64,28 @@ void initialise(model::PolyPretrain& net, const std::string& init) {
 
 const char* const kLossNames[] = {"loss", "reconstruct", "angle", "center_x", "center_y", "distance", "closest", "contrastive"};
 
+// The whole batch's mean losses, as one process logs them: the weighted total, then each part over
+// the count it is averaged by (polygons, pairs, tiles).
+std::vector<double> batch_means(const std::vector<double>& parts, const std::array<double, 4>& counts, const model::PolyLossWeights& weights) {
+  const int which[7] = {0, 1, 1, 1, 1, 2, 3};
+  const double w[7] = {weights.reconstruct, weights.angle, weights.center_x, weights.center_y, weights.distance, weights.closest,
+                       weights.contrastive};
+  std::vector<double> means(8, 0.0);
+  for (size_t k = 0; k < 7; ++k) {
+    const double c = counts[static_cast<size_t>(which[k])], v = c > 0 ? parts[k] / c : 0.0;
+    means[k + 1] = v;
+    means[0] += w[k] * v;
+  }
+  return means;
+}
+
 
 }  // namespace
 
 const std::vector<RunOption<PolyPretrainOptions>>& poly_pretrain_run_options() {
   using O = RunOption<PolyPretrainOptions>;
   using T = PolyPretrainOptions;
-  static const std::vector<O> options = {
+  static const std::vector<O> options = with_step_run_options<T>({
       O("--data", "data", &T::data,
         "MapText JSON (ground truth or spotter output), or a folder of per-image {\"annotations\": [{\"pts\"}]} files")
           .absolute()
@@ -78,20 +94,11 @@ const std::vector<RunOption<PolyPretrainOptions>>& poly_pretrain_run_options() {
       O("--out", nullptr, &T::out_dir, "Run folder (options.json, log.jsonl, curves.png, last/, final/)").local().required(),
       O("--config", "config", &T::config, "small | base | tiny | a config.json (its poly_encoder section)").absolute_or_name(),
       O("--init", "init", &T::init, "none | a pretrain-poly run or checkpoint (also the reference's .pth) | a LIGHT model").absolute_or_name(),
-      O("--max-steps", "max_steps", &T::max_steps, "Optimizer steps"),
       O("--batch-size", "batch_size", &T::batch_size, "Tiles per step"),
-      O("--lr", "lr", &T::lr, "Peak AdamW learning rate (linear warm-up, then linear decay to 0)"),
-      O("--warmup-ratio", "warmup_ratio", &T::warmup_ratio, "Share of the steps spent warming up"),
-      O("--weight-decay", "weight_decay", &T::weight_decay, "AdamW weight decay"),
       O("--loss-weights", "loss_weights", &T::loss_weights,
         "name=value,... over reconstruct, angle, center_x, center_y, distance, closest, contrastive (default: all 1, as the reference's code)"),
       O("--max-polygons", "max_polygons", &T::max_polygons, "Polygons per tile and step (a random subset beyond)"),
-      O("--log-every", "log_every", &T::log_every, "Steps per log.jsonl line"),
-      O("--checkpoint-every", "checkpoint_every", &T::checkpoint_every, "Steps between checkpoints (last/)"),
-      O("--seed", "seed", &T::seed, "Random seed"),
-      O("--threads", nullptr, &T::threads, "LibTorch threads (0 = all cores)").local(),
-      O("--device", nullptr, &T::device, "cpu | cuda").local(),
-  };
+  });
   return options;
 }
 
@@ -126,31 +133,13 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
                        torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
   run.create();
-  const std::string log_path = opt.out_dir + "/log.jsonl";
-  std::string log_text;
-  long step = 0, log_lines = 0;
-  std::vector<double> sums(8, 0.0);
-  long in_sums = 0, empty_batches = 0, this_call = 0;
-  double first_loss = NAN;
+  StepLog log({std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir, root, /*count_empty=*/true);
+  long step = 0, this_call = 0;
   if (!opt.resume) {
     if (root) write_file_atomic(opt.out_dir + "/options.json", poly_pretrain_options_to_json(opt));
   } else {
-    const std::string last = completed_folder(opt.out_dir + "/last", "state.json");
-    if (last.empty()) throw Error(opt.out_dir + ": nothing to resume (no last/state.json)");
-    model::load_state_dict(*net, model::read_state_dict(last + "/model.safetensors"), last + "/model.safetensors");
-    torch::load(optimizer, last + "/optimizer.pt");
-    const std::string state_path = last + "/state.json";
-    try {
-      const auto j = parse_json(read_file(state_path), state_path);
-      step = j.at("step"), log_lines = j.at("log_lines");
-      first_loss = j.at("first_loss").is_number() ? j.at("first_loss").get<double>() : NAN;
-      sums = j.at("sums").get<std::vector<double>>(), in_sums = j.at("in_sums"), empty_batches = j.at("empty_batches");
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(state_path + ": " + e.what());
-    }
-    if (step < 0 || log_lines < 0 || in_sums < 0 || empty_batches < 0 || sums.size() != 8)
-      throw Error(state_path + ": not a state this run can have written (step " + std::to_string(step) + "); it was edited or damaged");
-    log_text = first_lines(fs::exists(log_path) ? read_file(log_path) : "", log_lines);
+    std::string state_path;
+    step = log.restore(read_last(opt.out_dir, *net, optimizer, &state_path), state_path);
   }
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
@@ -184,7 +173,7 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
     dp.all_reduce_sum(counts);
     const std::array<double, 4> global{counts[0], counts[1], counts[2], counts[3]};
     if (global[3] == 0) {
-      ++empty_batches;  // no polygon in any of the step's tiles: nothing to learn from
+      log.add_empty();  // no polygon in any of the step's tiles: nothing to learn from
     } else {
       drop_gradients(optimizer);
       std::vector<double> parts(7, 0.0);
@@ -197,62 +186,22 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
       dp.sum_gradients(*net);
       optimizer.step();
       dp.all_reduce_sum(parts);
-      // The whole batch's means, as logged by one process.
-      const int which[7] = {0, 1, 1, 1, 1, 2, 3};
-      const double w[7] = {weights.reconstruct, weights.angle, weights.center_x, weights.center_y, weights.distance, weights.closest,
-                           weights.contrastive};
-      for (size_t k = 0; k < 7; ++k) {
-        const double c = global[static_cast<size_t>(which[k])], v = c > 0 ? parts[k] / c : 0.0;
-        sums[k + 1] += v;
-        sums[0] += w[k] * v;
-      }
-      ++in_sums;
+      log.add(batch_means(parts, global, weights));
     }
     ++step;
     if (opt.progress && root) bar.add();
     if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
       throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
-    const bool log_now = step % opt.log_every == 0 || step == opt.max_steps;
-    if (log_now && in_sums > 0) {
-      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      nlohmann::ordered_json line = {{"step", step}};
-      for (size_t k = 0; k < 8; ++k) line[kLossNames[k]] = sums[k] / static_cast<double>(in_sums);
-      line["lr"] = opt.lr * f;
-      line["empty_batches"] = empty_batches;
-      line["seconds"] = secs;
-      if (std::isnan(first_loss)) first_loss = line["loss"].get<double>();
-      s.last_loss = line["loss"];
-      log_text += line.dump() + "\n";
-      ++log_lines;
-      if (root) {
-        write_file_atomic(log_path, log_text);
-        image::draw_step_curves(log_text, {std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir + "/curves.png");
-      }
-      std::fill(sums.begin(), sums.end(), 0.0);
-      in_sums = empty_batches = 0;
-    }
-    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root) {
-      const std::string tmp = opt.out_dir + "/last.tmp";
-      remove_tree(tmp);
-      model::write_model_folder(*net, config, tmp);
-      torch::save(optimizer, tmp + "/optimizer.pt");
-      // The loss sums since the last log line too, so that a resumed run logs what this one would.
-      nlohmann::ordered_json st = {{"step", step}, {"log_lines", log_lines}, {"first_loss", first_loss},
-                                   {"sums", sums}, {"in_sums", in_sums}, {"empty_batches", empty_batches}};
-      write_file_atomic(tmp + "/state.json", st.dump(1));
-      swap_in(tmp, opt.out_dir + "/last");
-    }
+    log.after_step(step, opt.log_every, opt.max_steps, opt.lr * f, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root)
+      write_last(opt.out_dir, *net, config, "", {}, optimizer, log.state(step));
   }
   if (opt.progress && root) bar.finish();
-  if (root) {
-    const std::string tmp = opt.out_dir + "/final.tmp";
-    remove_tree(tmp);
-    model::write_model_folder(*net, config, tmp);
-    swap_in(tmp, opt.out_dir + "/final");
-  }
+  if (root) write_final(opt.out_dir, *net, config, "", {});
   dp.barrier();
   s.steps = step;
-  s.first_loss = first_loss;
+  s.first_loss = log.first_loss();
+  s.last_loss = log.last_loss();
   s.skipped_polygons = source.skipped_polygons();
   return s;
 }
