@@ -82,26 +82,18 @@ const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options()
   return options;
 }
 
-std::string light_pretrain_options_to_json(const LightPretrainOptions& o) { return run_options_json(o, light_pretrain_run_options()); }
-
 void read_light_pretrain_options(const std::string& run_dir, LightPretrainOptions& o) {
   read_run_options(run_dir, "pretrain", light_pretrain_run_options(), o);
 }
 
 LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
-  model::set_threads(opt.threads);
-  torch::manual_seed(opt.seed);
-  const torch::Device dev = model::pick_device(opt.device);
-  if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_length < 4 ||
-      opt.codebook_size <= 1 || opt.codebook_tiles <= 0 || opt.codebook_iterations <= 0)
-    throw Error("pretrain: --max-steps, --batch-size, --log-every, --checkpoint-every, --codebook-tiles and --codebook-iterations "
-                "must be positive, --max-length at least 4 and --codebook-size at least 2");
-  check_optimiser(opt.lr, opt.weight_decay, opt.warmup_ratio);
-  // Every rank checks the run folder before the ranks meet, so that none has written into it yet.
-  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0);
-  DataParallel dp(opt.distributed);
-  dp.barrier();
-  const bool root = dp.root();
+  if (opt.max_length < 4 || opt.codebook_size <= 1 || opt.codebook_tiles <= 0 || opt.codebook_iterations <= 0)
+    throw Error("pretrain: --codebook-tiles and --codebook-iterations must be positive, --max-length at least 4 and --codebook-size at least 2");
+  StepRunStart start(opt, "pretrain");
+  const torch::Device dev = start.device;
+  RunFolder& run = start.run;
+  DataParallel& dp = start.dp;
+  const bool root = start.root;
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
   const InitWeights init = read_init(opt.init);
@@ -181,7 +173,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   StepLog log({std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir, root, /*count_empty=*/false);
   long step = 0, this_call = 0;
   if (!opt.resume) {
-    if (root) write_file_atomic(opt.out_dir + "/options.json", light_pretrain_options_to_json(opt));
+    if (root) write_file_atomic(opt.out_dir + "/options.json", run_options_json(opt, light_pretrain_run_options()));
   } else {
     std::string state_path;
     step = log.restore(read_last(opt.out_dir, *net, optimizer, &state_path), state_path);

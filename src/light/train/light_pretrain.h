@@ -14,36 +14,23 @@
 
 namespace light::train {
 
-struct LightPretrainOptions {
-  std::string data, images, out_dir;
+struct LightPretrainOptions : StepRunOptions {
+  // init: none | a Hugging Face layoutlmv3 folder | a LIGHT model / pretrain run
   std::string tokenizer = "bytes";  // a tokenizer folder, or "bytes"
-  std::string config = "small";     // small | base | tiny | a config.json
-  std::string init = "none";        // none | a Hugging Face layoutlmv3 folder | a LIGHT model / pretrain run
   std::string init_poly = "none";   // none | a pretrain-poly run or checkpoint (the polygon encoder)
   std::string image_tokenizer;      // a codebook .safetensors; empty: train one (RUN/image_tokenizer.safetensors)
   std::string layout_init = "auto"; // auto | sinusoid | random: the 2-D layout tables' start (as `light train`)
-  long max_steps = 10000;
-  int batch_size = 2, threads = 0, log_every = 50, checkpoint_every = 500, max_length = 512;
+  int max_length = 512;
   int codebook_size = 512, codebook_tiles = 100, codebook_iterations = 10;
-  double lr = 5e-5, weight_decay = 0.01, warmup_ratio = 0.05;
-  uint64_t seed = 4321;
-  std::string device = "cpu";
-  bool progress = false, resume = false;
-  bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
-  DistributedOptions distributed;
-  long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
 };
 
 // Every option of `light pretrain`: flag, options.json key, help, and what --resume does with it.
 const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options();
-std::string light_pretrain_options_to_json(const LightPretrainOptions& options);
 // Fills `options` from RUN/options.json (threads, device, progress and distributed are kept).
 void read_light_pretrain_options(const std::string& run_dir, LightPretrainOptions& options);
 
-struct LightPretrainSummary {
-  long steps = 0;
-  double first_loss = 0, last_loss = 0;  // the first and last logged mean losses
-  size_t tiles = 0, left_out_words = 0;
+struct LightPretrainSummary : StepRunSummary {
+  size_t left_out_words = 0;
 };
 
 LightPretrainSummary light_pretrain(const LightPretrainOptions& options);

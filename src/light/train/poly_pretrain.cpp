@@ -102,24 +102,17 @@ const std::vector<RunOption<PolyPretrainOptions>>& poly_pretrain_run_options() {
   return options;
 }
 
-std::string poly_pretrain_options_to_json(const PolyPretrainOptions& o) { return run_options_json(o, poly_pretrain_run_options()); }
-
 void read_poly_pretrain_options(const std::string& run_dir, PolyPretrainOptions& o) {
   read_run_options(run_dir, "pretrain-poly", poly_pretrain_run_options(), o);
 }
 
 PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
-  model::set_threads(opt.threads);
-  torch::manual_seed(opt.seed);
-  const torch::Device dev = model::pick_device(opt.device);
-  if (opt.max_steps <= 0 || opt.batch_size <= 0 || opt.log_every <= 0 || opt.checkpoint_every <= 0 || opt.max_polygons <= 0)
-    throw Error("pretrain-poly: --max-steps, --batch-size, --log-every, --checkpoint-every and --max-polygons must be positive");
-  check_optimiser(opt.lr, opt.weight_decay, opt.warmup_ratio);
-  // Every rank checks the run folder before the ranks meet, so that none has written into it yet.
-  RunFolder run(opt.out_dir, opt.resume, opt.overwrite, opt.distributed.rank == 0);
-  DataParallel dp(opt.distributed);
-  dp.barrier();
-  const bool root = dp.root();
+  if (opt.max_polygons <= 0) throw Error("pretrain-poly: --max-polygons must be positive");
+  StepRunStart start(opt, "pretrain-poly");
+  const torch::Device dev = start.device;
+  RunFolder& run = start.run;
+  DataParallel& dp = start.dp;
+  const bool root = start.root;
   // Everything that can be wrong with the inputs is found before the run folder is written.
   const data::PolyTileSource source(opt.data, opt.images);
   const model::PolyLossWeights weights = model::parse_poly_loss_weights(opt.loss_weights);
@@ -136,7 +129,7 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   StepLog log({std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir, root, /*count_empty=*/true);
   long step = 0, this_call = 0;
   if (!opt.resume) {
-    if (root) write_file_atomic(opt.out_dir + "/options.json", poly_pretrain_options_to_json(opt));
+    if (root) write_file_atomic(opt.out_dir + "/options.json", run_options_json(opt, poly_pretrain_run_options()));
   } else {
     std::string state_path;
     step = log.restore(read_last(opt.out_dir, *net, optimizer, &state_path), state_path);

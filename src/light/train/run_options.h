@@ -2,6 +2,7 @@
 // RUN/options.json (run_options_json) and --resume (read_run_options, and the flags a resumed run
 // refuses): each option's flag, help, options.json key and what a resumed run does with it.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -23,6 +24,30 @@ void check_range(double value, double lo, double hi, const std::string& option);
 void check_optimiser(double lr, double weight_decay, double warmup_ratio = 0);
 // A run resumes with the --world-size it was started with (`saved`, from `options_path`), or not at all.
 void check_resume_world_size(int saved, int now, const std::string& options_path);
+
+// The options every step-based run has (`light pretrain-poly`, `light pretrain`); each command's
+// options derive from it and set their own defaults.
+struct StepRunOptions {
+  std::string data, images, out_dir;
+  std::string config = "small";  // small | base | tiny | a config.json
+  std::string init = "none";
+  long max_steps = 10000;
+  int batch_size = 2, threads = 0, log_every = 50, checkpoint_every = 500;
+  double lr = 5e-5, weight_decay = 0.01, warmup_ratio = 0.05;
+  uint64_t seed = 4321;
+  std::string device = "cpu";
+  bool progress = false, resume = false;
+  bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
+  DistributedOptions distributed;
+  long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
+};
+
+// What a step-based run reports.
+struct StepRunSummary {
+  long steps = 0;
+  double first_loss = 0, last_loss = 0;  // the first and last logged mean losses
+  size_t tiles = 0;
+};
 
 template <class Options>
 struct RunOption {

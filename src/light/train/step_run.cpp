@@ -8,6 +8,7 @@
 #include "light/error.h"
 #include "light/image/run_curves.h"
 #include "light/model/checkpoint.h"
+#include "light/model/device.h"
 #include "light/train/run_folder.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
@@ -15,6 +16,26 @@
 namespace light::train {
 
 namespace fs = std::filesystem;
+
+namespace {
+c10::Device checked_start(const StepRunOptions& o, const std::string& command) {
+  model::set_threads(o.threads);
+  torch::manual_seed(o.seed);
+  const c10::Device device = model::pick_device(o.device);
+  if (o.max_steps <= 0 || o.batch_size <= 0 || o.log_every <= 0 || o.checkpoint_every <= 0)
+    throw Error(command + ": --max-steps, --batch-size, --log-every and --checkpoint-every must be positive");
+  check_optimiser(o.lr, o.weight_decay, o.warmup_ratio);
+  return device;
+}
+}  // namespace
+
+StepRunStart::StepRunStart(const StepRunOptions& o, const std::string& command)
+    : device(checked_start(o, command)),
+      run(o.out_dir, o.resume, o.overwrite, o.distributed.rank == 0),
+      dp(o.distributed),
+      root(dp.root()) {
+  dp.barrier();
+}
 
 StepLog::StepLog(std::vector<std::string> names, std::string parts_title, std::string out_dir, bool root, bool count_empty)
     : names_(std::move(names)),

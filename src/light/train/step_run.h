@@ -8,12 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include <c10/core/Device.h>
+
+#include "light/train/distributed.h"
+#include "light/train/run_folder.h"
 #include "light/train/run_options.h"
 
 namespace torch {
-namespace nn {
-class Module;
-}
 namespace optim {
 class Optimizer;
 }
@@ -24,6 +25,17 @@ struct ModelConfig;
 }
 
 namespace light::train {
+
+// The start of a step-based run: LibTorch's threads and seed, the device, the options every such run
+// checks (errors name `command`), and the run folder, which every rank checks before the ranks meet
+// (so that none has written into it yet).
+struct StepRunStart {
+  StepRunStart(const StepRunOptions& options, const std::string& command);
+  c10::Device device;
+  RunFolder run;
+  DataParallel dp;
+  bool root;
+};
 
 // The options of a step-based run that both pretraining commands have, in their order.
 template <class Options>
