@@ -91,7 +91,6 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
     throw Error("pretrain: --codebook-tiles and --codebook-iterations must be positive, --max-length at least 4 and --codebook-size at least 2");
   StepRunStart start(opt, "pretrain");
   const torch::Device dev = start.device;
-  RunFolder& run = start.run;
   DataParallel& dp = start.dp;
   const bool root = start.root;
   // Everything that can be wrong with the inputs is found before the run folder is written.
@@ -121,7 +120,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   const int S = config.layoutlmv3.input_size, patch = config.layoutlmv3.patch_size;
   so.grid = S / patch;
 
-  run.create();
+  start.run.create();
   const std::string tokenizer_dir = run_tokenizer_folder(opt.tokenizer, opt.out_dir);
   // The image tokenizer: a BEiT folder; a codebook file; the run's own (resume); or one trained now
   // on the run's first tiles.
@@ -171,7 +170,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
                        torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
   StepLog log({std::begin(kLossNames), std::end(kLossNames)}, "MLM, MIM, WPA", opt.out_dir, root, /*count_empty=*/false);
-  long step = 0, this_call = 0;
+  long step = 0;
   if (!opt.resume) {
     if (root) write_file_atomic(opt.out_dir + "/options.json", run_options_json(opt, light_pretrain_run_options()));
   } else {
@@ -180,18 +179,12 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   }
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
-  const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
   TileOrder tile_at(N, opt.seed);
-  LightPretrainSummary s;
-  s.tiles = N;
-  const auto t0 = std::chrono::steady_clock::now();
-  run.keep();  // from here on the folder holds a resumable run
-  Progress bar("pretrain", static_cast<size_t>(opt.max_steps - step), "steps");
+  size_t left_out_words = 0;
   net->train();
-  while (step < opt.max_steps) {
-    // This step's samples (this rank's share of the B x world tiles) and dropout: fixed by the seed,
-    // the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
-    seed_step(opt.seed, step, W, dp.rank());
+  // One step: this rank's share of the B x world tiles (BEiT's codes of their unmasked pixels as MIM
+  // targets, as the reference), the losses over the whole batch's counts.
+  const auto one_step = [&](long step) {
     std::vector<data::LightPretrainSample> samples;
     std::vector<std::vector<float>> pixels;  // unmasked, for BEiT's targets
     for (size_t k = 0; k < B; ++k) {
@@ -200,7 +193,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
       std::mt19937_64 rng(opt.seed * 1000003ull + g);
       pixels.push_back(tile_pixels(tile, S));
       samples.push_back(data::make_light_pretrain_sample(tile, pixels.back(), tokenize, special, beit ? nullptr : &codebook, so, rng));
-      s.left_out_words += samples.back().left_out;
+      left_out_words += samples.back().left_out;
     }
     if (beit) {  // MIM targets: BEiT's codes of the unmasked pixels, as the reference
       std::vector<torch::Tensor> px;
@@ -215,8 +208,6 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
     std::vector<double> counts(batch.counts.begin(), batch.counts.end());
     dp.all_reduce_sum(counts);
     const std::array<double, 3> global{counts[0], counts[1], counts[2]};
-    const double f = warmup_decay(step, warmup, opt.max_steps);
-    for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
     const model::PretrainLosses L = net->losses(batch, &global);
     drop_gradients(optimizer);
     L.total.backward();
@@ -231,20 +222,13 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
       means[0] += means[k + 1];
     }
     log.add(means);
-    ++step;
-    if (opt.progress && root) bar.add();
-    if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
-      throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
-    log.after_step(step, opt.log_every, opt.max_steps, opt.lr * f, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root)
-      write_last(opt.out_dir, *net, net->config, tokenizer_dir, codebook_files, optimizer, log.state(step));
-  }
-  if (opt.progress && root) bar.finish();
-  if (root) write_final(opt.out_dir, *net, net->config, tokenizer_dir, codebook_files);
-  dp.barrier();
-  s.steps = step;
+  };
+  LightPretrainSummary s;
+  s.tiles = N;
+  s.steps = run_steps(opt, start, log, step, "pretrain", {&*net, &net->config, tokenizer_dir, codebook_files}, optimizer, one_step);
   s.first_loss = log.first_loss();
   s.last_loss = log.last_loss();
+  s.left_out_words = left_out_words;
   return s;
 }
 

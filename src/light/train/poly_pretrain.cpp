@@ -110,7 +110,6 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   if (opt.max_polygons <= 0) throw Error("pretrain-poly: --max-polygons must be positive");
   StepRunStart start(opt, "pretrain-poly");
   const torch::Device dev = start.device;
-  RunFolder& run = start.run;
   DataParallel& dp = start.dp;
   const bool root = start.root;
   // Everything that can be wrong with the inputs is found before the run folder is written.
@@ -125,9 +124,9 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   FusedAdamW optimizer(net->parameters(),
                        torch::optim::AdamWOptions(opt.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt.weight_decay));
 
-  run.create();
+  start.run.create();
   StepLog log({std::begin(kLossNames), std::end(kLossNames)}, "Losses", opt.out_dir, root, /*count_empty=*/true);
-  long step = 0, this_call = 0;
+  long step = 0;
   if (!opt.resume) {
     if (root) write_file_atomic(opt.out_dir + "/options.json", run_options_json(opt, poly_pretrain_run_options()));
   } else {
@@ -136,20 +135,12 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   }
 
   const size_t N = source.size(), B = static_cast<size_t>(opt.batch_size), W = static_cast<size_t>(dp.world_size());
-  const long warmup = std::lround(opt.warmup_ratio * static_cast<double>(opt.max_steps));
   data::PolySampleOptions so;
   so.max_polygons = static_cast<size_t>(opt.max_polygons);
   TileOrder tile_at(N, opt.seed);
-  PolyPretrainSummary s;
-  s.tiles = N;
-  const auto t0 = std::chrono::steady_clock::now();
-  run.keep();  // from here on the folder holds a resumable run
-  Progress bar("pretrain-poly", static_cast<size_t>(opt.max_steps - step), "steps");
   net->train();
-  while (step < opt.max_steps) {
-    // This step's tiles and samples (this rank's share of the B x world) and dropout: fixed by the
-    // seed, the step and the rank alone, so a resumed run repeats exactly what an uninterrupted one does.
-    seed_step(opt.seed, step, W, dp.rank());
+  // One step: this rank's share of the B x world tiles, the losses over the whole batch's counts.
+  const auto one_step = [&](long step) {
     std::vector<data::PolySample> samples;
     for (size_t k = 0; k < B; ++k) {
       const uint64_t g = sample_index(step, B, W, dp.rank(), k);
@@ -159,40 +150,30 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
     std::vector<const data::PolySample*> ptrs;
     for (const auto& x : samples)
       if (x.count > 0) ptrs.push_back(&x);
-    const double f = warmup_decay(step, warmup, opt.max_steps);
-    for (auto& grp : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(grp.options()).lr(opt.lr * f);
     const auto local = model::poly_loss_counts(ptrs);
     std::vector<double> counts(local.begin(), local.end());
     dp.all_reduce_sum(counts);
     const std::array<double, 4> global{counts[0], counts[1], counts[2], counts[3]};
     if (global[3] == 0) {
       log.add_empty();  // no polygon in any of the step's tiles: nothing to learn from
-    } else {
-      drop_gradients(optimizer);
-      std::vector<double> parts(7, 0.0);
-      if (!ptrs.empty()) {  // a rank whose tiles have no polygon still joins the gradient sum
-        const model::PolyLosses L = net->losses(ptrs, weights, dev, &global);
-        L.total.backward();
-        for (size_t k = 0; k < 7; ++k) parts[k] = L.sums[k].item<double>();
-        check_finite_loss(std::accumulate(parts.begin(), parts.end(), 0.0), "pretrain-poly", "step " + std::to_string(step + 1));
-      }
-      dp.sum_gradients(*net);
-      optimizer.step();
-      dp.all_reduce_sum(parts);
-      log.add(batch_means(parts, global, weights));
+      return;
     }
-    ++step;
-    if (opt.progress && root) bar.add();
-    if (opt.interrupt_after_steps >= 0 && ++this_call >= opt.interrupt_after_steps)
-      throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
-    log.after_step(step, opt.log_every, opt.max_steps, opt.lr * f, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    if ((step % opt.checkpoint_every == 0 || step == opt.max_steps) && root)
-      write_last(opt.out_dir, *net, config, "", {}, optimizer, log.state(step));
-  }
-  if (opt.progress && root) bar.finish();
-  if (root) write_final(opt.out_dir, *net, config, "", {});
-  dp.barrier();
-  s.steps = step;
+    drop_gradients(optimizer);
+    std::vector<double> parts(7, 0.0);
+    if (!ptrs.empty()) {  // a rank whose tiles have no polygon still joins the gradient sum
+      const model::PolyLosses L = net->losses(ptrs, weights, dev, &global);
+      L.total.backward();
+      for (size_t k = 0; k < 7; ++k) parts[k] = L.sums[k].item<double>();
+      check_finite_loss(std::accumulate(parts.begin(), parts.end(), 0.0), "pretrain-poly", "step " + std::to_string(step + 1));
+    }
+    dp.sum_gradients(*net);
+    optimizer.step();
+    dp.all_reduce_sum(parts);
+    log.add(batch_means(parts, global, weights));
+  };
+  PolyPretrainSummary s;
+  s.tiles = N;
+  s.steps = run_steps(opt, start, log, step, "pretrain-poly", {&*net, &config, "", {}}, optimizer, one_step);
   s.first_loss = log.first_loss();
   s.last_loss = log.last_loss();
   s.skipped_polygons = source.skipped_polygons();

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 
@@ -10,6 +11,8 @@
 #include "light/model/checkpoint.h"
 #include "light/model/device.h"
 #include "light/train/run_folder.h"
+#include "light/train/schedule.h"
+#include "light/util/progress.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 
@@ -90,6 +93,35 @@ long StepLog::restore(const nlohmann::json& j, const std::string& path) {
   if (step < 0 || log_lines_ < 0 || in_sums_ < 0 || empty_batches_ < 0 || sums_.size() != names_.size())
     throw Error(path + ": not a state this run can have written (step " + std::to_string(step) + "); it was edited or damaged");
   log_text_ = first_lines(fs::exists(log_path_) ? read_file(log_path_) : "", log_lines_);
+  return step;
+}
+
+long run_steps(const StepRunOptions& o, StepRunStart& start, StepLog& log, long step, const std::string& name,
+               const ModelFolder& folder, torch::optim::Optimizer& optimizer, const std::function<void(long)>& one_step) {
+  const size_t W = static_cast<size_t>(start.dp.world_size());
+  const long warmup = std::lround(o.warmup_ratio * static_cast<double>(o.max_steps));
+  const auto t0 = std::chrono::steady_clock::now();
+  start.run.keep();  // from here on the folder holds a resumable run
+  Progress bar(name, static_cast<size_t>(o.max_steps - step), "steps");
+  long this_call = 0;
+  while (step < o.max_steps) {
+    // The step's samples and dropout are fixed by the seed, the step and the rank alone, so that a
+    // resumed run repeats exactly what an uninterrupted one does.
+    seed_step(o.seed, step, W, start.dp.rank());
+    const double lr = o.lr * warmup_decay(step, warmup, o.max_steps);
+    for (auto& g : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+    one_step(step);
+    ++step;
+    if (o.progress && start.root) bar.add();
+    if (o.interrupt_after_steps >= 0 && ++this_call >= o.interrupt_after_steps)
+      throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
+    log.after_step(step, o.log_every, o.max_steps, lr, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if ((step % o.checkpoint_every == 0 || step == o.max_steps) && start.root)
+      write_last(o.out_dir, *folder.module, *folder.config, folder.tokenizer_dir, folder.extra_files, optimizer, log.state(step));
+  }
+  if (o.progress && start.root) bar.finish();
+  if (start.root) write_final(o.out_dir, *folder.module, *folder.config, folder.tokenizer_dir, folder.extra_files);
+  start.dp.barrier();
   return step;
 }
 

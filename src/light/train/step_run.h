@@ -3,6 +3,7 @@
 // RUN/curves.png), and RUN/last, the checkpoint with the counters that let a resumed run log exactly
 // what an uninterrupted one would.
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -89,6 +90,22 @@ class StepLog {
   double first_loss_, last_loss_ = 0;
   std::string log_text_;
 };
+
+// What RUN/last and RUN/final hold besides the optimizer: write_model_folder's arguments.
+struct ModelFolder {
+  torch::nn::Module* module = nullptr;
+  const model::ModelConfig* config = nullptr;
+  std::string tokenizer_dir;
+  std::vector<std::pair<std::string, std::string>> extra_files;
+};
+
+// The loop of a step-based run, from `step` (0, or where a resumed run left off) to max_steps. Each
+// step: its seeds (seed_step), its learning rate (a linear warm-up over warmup_ratio of the steps,
+// then a linear decay to 0) set on `optimizer`, then `one_step(step)` (samples, losses, backward,
+// optimizer step, log.add); then the progress line, the log line and RUN/last when due (root rank).
+// RUN/final at the end. `name` labels the progress line. Returns the steps done in all.
+long run_steps(const StepRunOptions& options, StepRunStart& start, StepLog& log, long step, const std::string& name,
+               const ModelFolder& folder, torch::optim::Optimizer& optimizer, const std::function<void(long step)>& one_step);
 
 // RUN/last: a model folder (write_model_folder's arguments), the optimizer and `state`, written to
 // last.tmp and swapped in whole.
