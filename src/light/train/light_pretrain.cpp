@@ -47,6 +47,53 @@ std::vector<float> tile_pixels(const data::PolyTile& tile, int size) {
   return image::pixel_values(image::pil_resize_bilinear(image::read_rgb(tile.image_path), size, size));
 }
 
+// The image tokenizer whose codes are the MIM targets: a BEiT folder; a codebook file (copied into the
+// run); the run's own (resume); or one trained now on the run's first tiles by the root rank (the others
+// wait for it). Called once the run folder exists.
+struct ImageTokenizer {
+  bool beit = false;
+  model::BeitImageTokenizer beit_tokenizer{nullptr};
+  data::PatchCodebook codebook;
+  std::vector<std::pair<std::string, std::string>> files;  // what a model folder holds of it: (source, name)
+};
+
+ImageTokenizer image_tokenizer(const LightPretrainOptions& opt, const data::PolyTileSource& source, int S, int patch,
+                               torch::Device dev, DataParallel& dp, bool root) {
+  ImageTokenizer t;
+  const bool beit = t.beit = !opt.image_tokenizer.empty() && model::is_beit_folder(opt.image_tokenizer);
+  const std::string codebook_path = beit ? std::string() : opt.out_dir + "/" + kCodebookFile;
+  // A model folder holds the image tokenizer beside the weights and the text tokenizer.
+  if (!codebook_path.empty()) t.files.push_back({codebook_path, kCodebookFile});
+  if (beit) {
+    t.beit_tokenizer = model::load_beit(opt.image_tokenizer);
+    if (t.beit_tokenizer->config.image_size != S || t.beit_tokenizer->config.patch_size != patch)
+      throw Error(opt.image_tokenizer + ": BEiT's image and patch sizes differ from the model's (--image-tokenizer)");
+    t.beit_tokenizer->to(dev);
+  } else if (!opt.image_tokenizer.empty()) {
+    if (fs::is_directory(opt.image_tokenizer))
+      throw Error(opt.image_tokenizer + ": a folder but not a BEiT one; --image-tokenizer takes a BEiT folder or a codebook .safetensors");
+    const data::PatchCodebook given = data::PatchCodebook::load(opt.image_tokenizer);
+    if (root && !opt.resume) given.save(codebook_path);
+  } else if (!opt.resume && root) {
+    std::vector<size_t> order(source.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(opt.seed);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::vector<float>> images;
+    for (size_t k = 0; k < order.size() && k < static_cast<size_t>(opt.codebook_tiles); ++k)
+      images.push_back(tile_pixels(source.tile(order[k]), S));
+    if (opt.progress) std::fprintf(stderr, "pretrain: training the image tokenizer (%d codes) on %zu tile(s)\n", opt.codebook_size, images.size());
+    data::train_codebook(images, 3, S, patch, opt.codebook_size, opt.codebook_iterations, opt.seed).save(codebook_path);
+  }
+  dp.barrier();
+  if (!beit) {
+    t.codebook = data::PatchCodebook::load(opt.image_tokenizer.empty() || opt.resume ? codebook_path : opt.image_tokenizer);
+    if (t.codebook.patch() != patch)
+      throw Error(codebook_path + ": patches of " + std::to_string(t.codebook.patch()) + " pixels; the model's are " + std::to_string(patch));
+  }
+  return t;
+}
+
 }  // namespace
 
 const std::vector<RunOption<LightPretrainOptions>>& light_pretrain_run_options() {
@@ -122,42 +169,11 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
 
   start.run.create();
   const std::string tokenizer_dir = run_tokenizer_folder(opt.tokenizer, opt.out_dir);
-  // The image tokenizer: a BEiT folder; a codebook file; the run's own (resume); or one trained now
-  // on the run's first tiles.
-  const bool beit = !opt.image_tokenizer.empty() && model::is_beit_folder(opt.image_tokenizer);
-  const std::string codebook_path = beit ? std::string() : opt.out_dir + "/" + kCodebookFile;
-  // A model folder holds the image tokenizer beside the weights and the text tokenizer.
-  std::vector<std::pair<std::string, std::string>> codebook_files;
-  if (!codebook_path.empty()) codebook_files.push_back({codebook_path, kCodebookFile});
-  model::BeitImageTokenizer beit_tokenizer{nullptr};
-  if (beit) {
-    beit_tokenizer = model::load_beit(opt.image_tokenizer);
-    if (beit_tokenizer->config.image_size != S || beit_tokenizer->config.patch_size != patch)
-      throw Error(opt.image_tokenizer + ": BEiT's image and patch sizes differ from the model's (--image-tokenizer)");
-    beit_tokenizer->to(dev);
-  } else if (!opt.image_tokenizer.empty()) {
-    if (fs::is_directory(opt.image_tokenizer))
-      throw Error(opt.image_tokenizer + ": a folder but not a BEiT one; --image-tokenizer takes a BEiT folder or a codebook .safetensors");
-    const data::PatchCodebook given = data::PatchCodebook::load(opt.image_tokenizer);
-    if (root && !opt.resume) given.save(codebook_path);
-  } else if (!opt.resume && root) {
-    std::vector<size_t> order(source.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::mt19937_64 rng(opt.seed);
-    std::shuffle(order.begin(), order.end(), rng);
-    std::vector<std::vector<float>> images;
-    for (size_t k = 0; k < order.size() && k < static_cast<size_t>(opt.codebook_tiles); ++k)
-      images.push_back(tile_pixels(source.tile(order[k]), S));
-    if (opt.progress) std::fprintf(stderr, "pretrain: training the image tokenizer (%d codes) on %zu tile(s)\n", opt.codebook_size, images.size());
-    data::train_codebook(images, 3, S, patch, opt.codebook_size, opt.codebook_iterations, opt.seed).save(codebook_path);
-  }
-  dp.barrier();
-  data::PatchCodebook codebook;
-  if (!beit) {
-    codebook = data::PatchCodebook::load(opt.image_tokenizer.empty() || opt.resume ? codebook_path : opt.image_tokenizer);
-    if (codebook.patch() != patch)
-      throw Error(codebook_path + ": patches of " + std::to_string(codebook.patch()) + " pixels; the model's are " + std::to_string(patch));
-  }
+  ImageTokenizer images = image_tokenizer(opt, source, S, patch, dev, dp, root);
+  const bool beit = images.beit;
+  model::BeitImageTokenizer& beit_tokenizer = images.beit_tokenizer;
+  const data::PatchCodebook& codebook = images.codebook;
+  const std::vector<std::pair<std::string, std::string>>& codebook_files = images.files;
   const int codes = beit ? beit_tokenizer->config.vocab_size : codebook.size();
 
   model::LightPretrain net(config, codes);
