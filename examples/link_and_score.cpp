@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   }
   try {
     const auto words = light::maptext::read_maptext(argv[1], {light::maptext::Kind::Predictions});
-    const auto linked = light::link_heuristic(words);  // method "mst", phrases along the links
+    const auto linked = light::link_by_heuristic(words);  // method "mst", phrases along the links
     light::maptext::write_maptext(argv[2], linked);
     size_t phrases = 0, n = 0;
     for (const auto& tile : linked) phrases += tile.groups.size(), n += tile.word_count();

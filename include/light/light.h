@@ -3,7 +3,7 @@
 //
 //   #include <light/light.h>
 //   auto words  = light::maptext::read_maptext("words.json", {light::maptext::Kind::Predictions});
-//   auto linked = light::link_heuristic(words);                       // or light::link_with_model(...)
+//   auto linked = light::link_by_heuristic(words);                       // or light::link_by_model(...)
 //   light::maptext::write_maptext("phrases.json", linked);
 //   auto scores = light::evaluate(ground_truth, linked);             // the MapText competition metrics
 //
@@ -38,28 +38,28 @@ struct EvalResult {
 EvalResult evaluate(const maptext::Dataset& ground_truth, const maptext::Dataset& predictions, const EvalOptions& options = {});
 
 // ---- Link with a heuristic (no model needed) --------------------------------------------------
-struct HeuristicLinkOptions {
+struct LinkByHeuristicOptions {
   std::string method = "mst";  // mst (minimum spanning tree under the heuristic cost) | distance (character distance)
   std::string order = "path";  // path (follow the links) | yx (sort each phrase by centre y, then x)
   int threads = 0;             // 0: all cores
 };
 // Every word of every tile linked afresh (the input grouping is ignored); each word appears once.
-maptext::Dataset link_heuristic(const maptext::Dataset& words, const HeuristicLinkOptions& options = {});
+maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHeuristicOptions& options = {});
 
 // ---- Link with a LIGHT model ------------------------------------------------------------------
-struct ModelLinkOptions {
+struct LinkByModelOptions {
   std::string tokenizer_dir;   // empty: the model folder's tokenizer
   std::string device = "cpu";  // cpu | cuda
   int threads = 0;             // LibTorch threads (0: all cores)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
 };
-struct ModelLinkReport {
+struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;
 };
 // `model_dir`: a model folder (config.json, model.safetensors, tokenizer) such as a `light train`
 // run's best/; `images_dir`: the folder holding each tile's image (its key, or the key's basename).
-maptext::Dataset link_with_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
-                                 const ModelLinkOptions& options = {}, ModelLinkReport* report = nullptr);
+maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
+                               const LinkByModelOptions& options = {}, LinkByModelReport* report = nullptr);
 
 // ---- Fine-tune a LIGHT model on annotated tiles (`light train`) ----------------------------------
 struct FineTuneOptions {

@@ -21,7 +21,7 @@ EvalResult evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, co
   return {std::move(r.overall), std::move(r.warnings)};
 }
 
-maptext::Dataset link_heuristic(const maptext::Dataset& words, const HeuristicLinkOptions& options) {
+maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHeuristicOptions& options) {
   link::HeuristicOptions o;
   o.method = baselines::parse_method(options.method);
   o.order = link::parse_order(options.order);
@@ -29,8 +29,8 @@ maptext::Dataset link_heuristic(const maptext::Dataset& words, const HeuristicLi
   return link::link_heuristic(words, o);
 }
 
-maptext::Dataset link_with_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
-                                 const ModelLinkOptions& options, ModelLinkReport* report) {
+maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
+                               const LinkByModelOptions& options, LinkByModelReport* report) {
   link::ModelLinkOptions o;
   o.tokenizer_dir = options.tokenizer_dir;
   o.device = options.device;
