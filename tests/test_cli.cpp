@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "light/maptext.h"
 #include "test_util.h"
 
 using namespace light::test;
@@ -111,6 +112,25 @@ TEST(Cli, LinkRegroupsEveryWordAndEvalScoresIt) {
   r = run_light("link --method nearest --words " + q(kGt) + " -o " + q(dir + "/o.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--method: expected distance or mst"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, SynthPredictionsAreWhatASpotterReportsAndEvalScoresThem) {
+  const std::string dir = temp_dir();
+  RunResult r = run_light("synth --out " + q(dir + "/syn") + " --count 3 --size 700 --density 2 --seed 4 --predictions -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto pred = light::maptext::read_maptext(dir + "/syn/predictions.json", {light::maptext::Kind::Predictions, true});
+  ASSERT_EQ(pred.size(), 3u);
+  for (const auto& t : pred)
+    for (const auto& g : t.groups) EXPECT_EQ(g.size(), 1u);
+  r = run_light("eval --gt " + q(dir + "/syn/annotations.json") + " --pred " + q(dir + "/syn/predictions.json") + " --task detrec");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"char_accuracy\": 0.9"), std::string::npos) << r.out;
+  // A bad rate: named, and nothing made.
+  r = run_light("synth --out " + q(dir + "/bad") + " --predictions --spotter miss=3");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--spotter: \"miss=3\": expected a rate from 0 to 1"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad"));
   std::filesystem::remove_all(dir);
 }
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -9,6 +10,7 @@
 #include "light/eval/evaluator.h"
 #include "light/geometry/polygon.h"
 #include "light/error.h"
+#include "light/util/unicode.h"
 #include "test_util.h"
 
 using namespace light;
@@ -258,4 +260,89 @@ TEST(Synth, LayoutMixSelectsTheLayouts) {
   EXPECT_LT(mixed, 0.6);
   EXPECT_GT(n_straight, 40u);
   EXPECT_GT(n_rotated, 40u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// light synth --predictions: what a text spotter would report
+// ---------------------------------------------------------------------------------------------
+#include "light/data/synth/spotter.h"
+
+namespace {
+// 100 labelled tiles (no pixels needed), about 5,000 words.
+const maptext::Dataset& spotter_truth() {
+  static const maptext::Dataset data = [] {
+    SynthOptions o;
+    o.width = o.height = 800;
+    o.density = 2.5;
+    o.seed = 77;
+    maptext::Dataset d;
+    for (uint64_t k = 0; k < 100; ++k) d.push_back(generate_tile(names(), o, k, "t" + std::to_string(k) + ".png", nullptr));
+    return d;
+  }();
+  return data;
+}
+double metric(const eval::Report& r, const std::string& name) {
+  for (const auto& [k, v] : r.overall)
+    if (k == name) return v;
+  return NAN;
+}
+}  // namespace
+
+TEST(Spotter, IsDeterministicUnlinkedAndSixteenPointed) {
+  const maptext::Tile& truth = spotter_truth()[3];
+  const SpotterRates rates;
+  const maptext::Tile a = spot(truth, rates, 5, 3), b = spot(truth, rates, 5, 3), c = spot(truth, rates, 6, 3);
+  EXPECT_EQ(maptext::to_json_text({a}), maptext::to_json_text({b}));
+  EXPECT_NE(maptext::to_json_text({a}), maptext::to_json_text({c}));
+  EXPECT_EQ(a.image, truth.image);
+  for (const auto& g : a.groups) {
+    ASSERT_EQ(g.size(), 1u);  // a spotter links nothing
+    EXPECT_EQ(g[0].vertices.size(), 16u);
+    EXPECT_FALSE(g[0].text.value_or("").empty());
+    EXPECT_FALSE(g[0].illegible.has_value());
+  }
+}
+
+TEST(Spotter, DetectionAndRecognitionRatesFollowTheSettingsOnAHundredTiles) {
+  SpotterRates rates = parse_spotter_rates("miss=0.1,split=0,merge=0,false_detections=0.05,char_errors=0.1,jitter=0.03");
+  maptext::Dataset pred;
+  for (size_t k = 0; k < spotter_truth().size(); ++k) pred.push_back(spot(spotter_truth()[k], rates, 1, k));
+  eval::Options o;
+  o.task = eval::Task::DetRec;
+  o.threads = 2;
+  const eval::Report r = eval::evaluate(spotter_truth(), pred, o);
+  EXPECT_NEAR(metric(r, "recall"), 0.90, 0.02);
+  EXPECT_NEAR(metric(r, "precision"), 0.90 / 0.95, 0.02);
+  EXPECT_NEAR(metric(r, "char_accuracy"), 0.90, 0.02);
+  EXPECT_GT(metric(r, "tightness"), 0.85);  // jittered, not misplaced
+
+  // Splits: each word of 4 or more characters is two words at the split rate (legible words only:
+  // a spotter misses illegible ones half the time).
+  rates = parse_spotter_rates("miss=0,split=0.2,merge=0,false_detections=0,char_errors=0,jitter=0");
+  size_t splittable = 0, words = 0, predicted = 0;
+  for (size_t k = 0; k < spotter_truth().size(); ++k) {
+    maptext::Tile t = spotter_truth()[k];
+    for (auto& g : t.groups) {
+      g.erase(std::remove_if(g.begin(), g.end(), [](const maptext::Word& w) { return w.illegible.value_or(false); }), g.end());
+      for (const auto& w : g) splittable += code_point_count(w.text.value_or("")) >= 4;
+    }
+    words += t.word_count();
+    predicted += spot(t, rates, 1, k).word_count();
+  }
+  EXPECT_NEAR(static_cast<double>(predicted - words) / static_cast<double>(splittable), 0.2, 0.02);
+}
+
+TEST(Spotter, RatesAreParsedAndBadOnesNamed) {
+  const SpotterRates d = parse_spotter_rates("default");
+  EXPECT_DOUBLE_EQ(d.miss, 0.07);
+  EXPECT_DOUBLE_EQ(parse_spotter_rates("miss=0.2").miss, 0.2);
+  EXPECT_DOUBLE_EQ(parse_spotter_rates("miss=0.2").char_errors, d.char_errors);
+  for (const char* bad : {"miss", "miss=2", "nope=0.1", "miss=0.1x"}) {
+    try {
+      parse_spotter_rates(bad);
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--spotter"), std::string::npos) << e.what();
+    }
+  }
 }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/data/synth/spotter.h"
 #include "light/data/synth/synth.h"
 #include "light/error.h"
 #include "light/util/fs.h"
@@ -14,6 +15,8 @@ namespace light::cli {
 namespace {
 struct SynthArgs {
   std::string out, size = "2000", style = "mixed", layouts = "default", gazetteer = synth::Gazetteer::default_path();
+  std::string spotter = "default";
+  bool predictions = false;
   int count = 1, threads = 0;
   uint64_t seed = 0;
   double density = 1.0, clusters = 0.35;
@@ -45,6 +48,7 @@ void run_synth(const SynthArgs& a) {
   opt.density = a.density;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
+  const synth::SpotterRates rates = synth::parse_spotter_rates(a.spotter);
   check_new_output_folder("--out", a.out, a.overwrite);
   const synth::Gazetteer names(a.gazetteer);
   if (a.overwrite) clear_output_folder(a.out);  // no stale tiles of an older set
@@ -52,14 +56,19 @@ void run_synth(const SynthArgs& a) {
   maptext::Dataset data;
   try {
     data = synth::synthesize(names, opt, a.out, a.count, a.threads, !a.quiet);
+    if (a.predictions) {  // what a text spotter would report for each tile
+      maptext::Dataset spotted;
+      for (size_t k = 0; k < data.size(); ++k) spotted.push_back(synth::spot(data[k], rates, a.seed, k));
+      maptext::write_maptext(a.out + "/predictions.json", spotted);
+    }
   } catch (...) {  // no half-made set left behind
     if (created) remove_tree(a.out);
     throw;
   }
   size_t words = 0, groups = 0;
   for (const auto& t : data) words += t.word_count(), groups += t.groups.size();
-  std::fprintf(stderr, "synth: %d tiles, %zu phrases, %zu words -> %s/annotations.json, %s/images/\n", a.count, groups, words,
-               a.out.c_str(), a.out.c_str());
+  std::fprintf(stderr, "synth: %d tiles, %zu phrases, %zu words -> %s/annotations.json, %s/images/%s\n", a.count, groups, words,
+               a.out.c_str(), a.out.c_str(), a.predictions ? (", " + a.out + "/predictions.json").c_str() : "");
 }
 }  // namespace
 
@@ -77,6 +86,11 @@ void add_synth_command(CLI::App& app) {
                   "curved, stacked, spread, numbers)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
+  cmd->add_flag("--predictions", args->predictions,
+                "Also write predictions.json: what a text spotter would report (missed, split, merged and misread words, false detections; unlinked)");
+  cmd->add_option("--spotter", args->spotter,
+                  "The spotter's rates: default | name=value,... over miss, split, merge, false_detections, char_errors, jitter")
+      ->capture_default_str();
   cmd->add_option("--gazetteer", args->gazetteer, "GeoNames cities file for settlement names")->capture_default_str();
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("--overwrite", args->overwrite, "Replace what an existing --out folder holds");
