@@ -27,7 +27,7 @@ seed=1
 for split in train val test; do
   count=$(eval echo "\$${split^^}")
   [ -f "$OUT/$split/annotations.json" ] || "$LIGHT" synth --out "$OUT/$split" --count "$count" --seed "$seed" \
-    --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS" --overwrite
+    --size "$SIZE" --density "$DENSITY" --word-height classic --layouts "$LAYOUTS" --threads "$THREADS" --overwrite
   seed=$((seed + 1))
 done
 
@@ -71,7 +71,7 @@ done
 if [ "$PRETRAIN" = 1 ]; then
   # Unlabelled tiles (their polygons only) -> polygon-encoder pretraining -> LIG fine-tuned from it.
   [ -f "$OUT/unlabelled/annotations.json" ] || "$LIGHT" synth --out "$OUT/unlabelled" --count "$UNLABELLED" \
-    --seed 4 --size "$SIZE" --density "$DENSITY" --layouts "$LAYOUTS" --threads "$THREADS" --overwrite
+    --seed 4 --size "$SIZE" --density "$DENSITY" --word-height classic --layouts "$LAYOUTS" --threads "$THREADS" --overwrite
   poly="$OUT/runs/poly"
   if [ -f "$poly/final/model.safetensors" ]; then :
   elif [ -f "$poly/last/state.json" ]; then

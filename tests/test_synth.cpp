@@ -346,3 +346,70 @@ TEST(Spotter, RatesAreParsedAndBadOnesNamed) {
     }
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scales: tile side, label density and word height drawn per tile
+// ---------------------------------------------------------------------------------------------
+TEST(SynthScale, TwoHundredTilesCoverEveryRange) {
+  SynthOptions o;
+  o.vary_side = o.vary_density = o.vary_height = true;
+  o.seed = 9;
+  double side_lo = 1e9, side_hi = 0, dens_lo = 1e9, dens_hi = 0, h_lo = 1, h_hi = 0;
+  for (uint64_t k = 0; k < 200; ++k) {
+    const SynthOptions t = tile_options(o, k);
+    EXPECT_EQ(t.width, t.height);
+    EXPECT_GE(t.width, 600);
+    EXPECT_LE(t.width, 4000);
+    const double h = t.font_scale * 24.0 / t.width;
+    side_lo = std::min<double>(side_lo, t.width), side_hi = std::max<double>(side_hi, t.width);
+    dens_lo = std::min(dens_lo, t.density), dens_hi = std::max(dens_hi, t.density);
+    h_lo = std::min(h_lo, h), h_hi = std::max(h_hi, h);
+  }
+  EXPECT_LT(side_lo, 700);
+  EXPECT_GT(side_hi, 3500);
+  EXPECT_LT(dens_lo, 0.25);
+  EXPECT_GT(dens_hi, 2.2);
+  EXPECT_GE(h_lo, 0.005 - 1e-12);
+  EXPECT_LT(h_lo, 0.006);
+  EXPECT_LE(h_hi, 0.08 + 1e-12);
+  EXPECT_GT(h_hi, 0.07);
+  // Fixed settings stay as given; the draws depend on the seed and the tile alone.
+  SynthOptions fixed = o;
+  fixed.vary_side = false;
+  EXPECT_EQ(tile_options(fixed, 3).width, 2000);
+  EXPECT_EQ(tile_options(o, 3).font_scale, tile_options(o, 3).font_scale);
+  EXPECT_DOUBLE_EQ(tile_options(SynthOptions{}, 3).font_scale, 1.0);
+}
+
+TEST(SynthScale, TilesAtDrawnScalesKeepPolygonsInsideOrTruncated) {
+  SynthOptions o;
+  o.vary_side = o.vary_density = o.vary_height = true;
+  o.ranges.side_min = 600, o.ranges.side_max = 900;  // small tiles keep the test quick
+  o.seed = 4;
+  size_t words = 0;
+  for (uint64_t k = 0; k < 6; ++k) {
+    const SynthOptions t = tile_options(o, k);
+    const auto tile = generate_tile(names(), o, k, "t", nullptr);
+    for (const auto& g : tile.groups)
+      for (const auto& w : g) {
+        ++words;
+        bool out = false;
+        for (const auto& p : w.vertices) out = out || p.x < 0 || p.y < 0 || p.x > t.width || p.y > t.height;
+        EXPECT_EQ(out, *w.truncated) << *w.text;
+      }
+  }
+  EXPECT_GT(words, 10u);
+}
+
+TEST(SynthScale, LayoutsClassicIsTheFirstSetsDefaultByteForByte) {
+  const std::string dir = test::temp_dir();
+  const test::RunResult r = test::run_light("synth --out '" + dir + "/c' --count 2 --seed 3 --layouts classic --threads 1 -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  SynthOptions o;  // the library's defaults are the first sets' (2000 px, density 1, classic font sizes)
+  o.seed = 3;
+  const auto made = synthesize(names(), o, dir + "/lib", 2, 1, false);
+  EXPECT_EQ(test::read_text(dir + "/c/annotations.json"), test::read_text(dir + "/lib/annotations.json"));
+  for (const char* png : {"/images/tile_000000.png", "/images/tile_000001.png"})
+    EXPECT_EQ(test::read_text(dir + "/c" + png), test::read_text(dir + "/lib" + png)) << png;
+  std::filesystem::remove_all(dir);
+}

@@ -14,13 +14,15 @@ namespace light::cli {
 
 namespace {
 struct SynthArgs {
-  std::string out, size = "2000", style = "mixed", layouts = "default", gazetteer = synth::Gazetteer::default_path();
+  std::string out, size = "600-4000", density = "0.2-2.5", word_height = "0.005-0.08", style = "mixed", layouts = "default",
+              gazetteer = synth::Gazetteer::default_path();
   std::string spotter = "default";
   bool predictions = false;
   int count = 1, threads = 0;
   uint64_t seed = 0;
-  double density = 1.0, clusters = 0.35;
+  double clusters = 0.35;
   bool quiet = false, overwrite = false;
+  bool size_given = false, density_given = false, word_height_given = false;
 };
 
 void parse_size(const std::string& s, int& w, int& h) {
@@ -37,15 +39,52 @@ void parse_size(const std::string& s, int& w, int& h) {
   if (w < 64 || h < 64 || w > 20000 || h > 20000) throw Error("--size: each side must be 64 to 20000 pixels, got \"" + s + "\"");
 }
 
+// "A-B" (a range drawn per tile) or "A"; false for a single value. Throws naming the option.
+bool parse_range(const std::string& s, const std::string& option, double lo, double hi, double& a, double& b) {
+  const auto dash = s.find('-', 1);
+  try {
+    size_t used = 0;
+    a = std::stod(s.substr(0, dash), &used);
+    if (used != (dash == std::string::npos ? s.size() : dash)) throw std::invalid_argument(s);
+    b = a;
+    if (dash != std::string::npos) {
+      b = std::stod(s.substr(dash + 1), &used);
+      if (used != s.size() - dash - 1) throw std::invalid_argument(s);
+    }
+  } catch (const std::exception&) {
+    throw Error(option + ": expected a number or a range A-B, got \"" + s + "\"");
+  }
+  if (!(a >= lo && b <= hi && a <= b))
+    throw Error(option + ": expected values from " + CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi) + " (A <= B), got \"" + s + "\"");
+  return dash != std::string::npos;
+}
+
 void run_synth(const SynthArgs& a) {
   synth::SynthOptions opt;
-  parse_size(a.size, opt.width, opt.height);
+  // classic: the first sets' scale (2000 px, density 1, classic font sizes) unless told otherwise.
+  const bool classic = a.layouts == "classic";
+  double lo = 0, hi = 0;
+  if (a.size.find('-') != std::string::npos && !(classic && !a.size_given)) {
+    parse_range(a.size, "--size", 64, 20000, lo, hi);
+    opt.vary_side = true, opt.ranges.side_min = static_cast<int>(lo), opt.ranges.side_max = static_cast<int>(hi);
+  } else {
+    parse_size(classic && !a.size_given ? "2000" : a.size, opt.width, opt.height);
+  }
+  if (!(classic && !a.density_given)) {
+    opt.vary_density = parse_range(a.density, "--density", 1e-3, 20, lo, hi);
+    opt.density = lo, opt.ranges.density_min = lo, opt.ranges.density_max = hi;
+    if (!(opt.density > 0)) throw Error("--density: expected a number in (0, 20]");
+  }
+  if (a.word_height != "classic" && !(classic && !a.word_height_given)) {
+    const bool range = parse_range(a.word_height, "--word-height", 0.001, 0.5, lo, hi);
+    opt.ranges.height_min = lo, opt.ranges.height_max = hi;
+    opt.vary_height = true;  // a single value still scales with each tile's side
+    (void)range;
+  }
   opt.style = synth::parse_style(a.style);
   opt.layouts = synth::parse_layouts(a.layouts);
   if (!(a.clusters >= 0 && a.clusters <= 1)) throw Error("--clusters: expected a chance in [0, 1]");
   opt.layouts.clusters = a.clusters;
-  if (!(a.density > 0 && a.density <= 20)) throw Error("--density: expected a number in (0, 20]");
-  opt.density = a.density;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
   const synth::SpotterRates rates = synth::parse_spotter_rates(a.spotter);
@@ -78,11 +117,19 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--out", args->out, "Output folder (images/ and annotations.json)")->required();
   cmd->add_option("--count", args->count, "Number of tiles")->capture_default_str();
   cmd->add_option("--seed", args->seed, "Random seed (same seed and fonts: same tiles)")->capture_default_str();
-  cmd->add_option("--size", args->size, "Tile size W or WxH in pixels")->capture_default_str();
-  cmd->add_option("--density", args->density, "Label density (1.0: ~60 phrases per 2000x2000 tile)")->capture_default_str();
+  cmd->add_option("--size", args->size, "Tile size W or WxH in pixels, or a range A-B of square sides drawn per tile")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->size_given = true; });
+  cmd->add_option("--density", args->density, "Label density (1.0: ~60 phrases per 2000x2000 tile), or a range A-B drawn per tile")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->density_given = true; });
+  cmd->add_option("--word-height", args->word_height,
+                  "A typical word's height over the tile side, or a range A-B drawn per tile; classic: the first sets' font sizes")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->word_height_given = true; });
   cmd->add_option("--style", args->style, "clean | aged | mixed")->capture_default_str();
   cmd->add_option("--layouts", args->layouts,
-                  "Phrase layouts: default | curvy | weights such as curved=3,rotated=1 (along, straight, rotated, "
+                  "Phrase layouts: default | classic (also the first sets' scale) | curvy | weights such as curved=3,rotated=1 (along, straight, rotated, "
                   "curved, stacked, spread, numbers)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();

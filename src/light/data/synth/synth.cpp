@@ -31,7 +31,7 @@ Style parse_style(const std::string& name) {
 }
 
 LayoutMix parse_layouts(const std::string& spec) {
-  if (spec == "default") return {};
+  if (spec == "default" || spec == "classic") return {};
   if (spec == "curvy") {
     LayoutMix m;
     m.along = 30, m.straight = 8, m.rotated = 22, m.curved = 32, m.stacked = 3, m.spread = 2, m.numbers = 3;
@@ -83,7 +83,7 @@ const std::vector<std::string> kSerif{"TeX Gyre Termes", "TeX Gyre Schola", "TeX
 const std::vector<std::string> kSans{"TeX Gyre Heros", "TeX Gyre Heros Cn", "DejaVu Sans", "DejaVu Sans Condensed",
                                      "TeX Gyre Adventor"};
 
-FontStyle font_for(NameKind kind, Rng& r) {
+FontStyle font_for(NameKind kind, Rng& r, double scale) {
   FontStyle f;
   const bool water = kind == NameKind::River || kind == NameKind::Creek || kind == NameKind::Lake;
   f.family = (kind == NameKind::Railroad || kind == NameKind::Street || (kind == NameKind::Settlement && r.chance(0.3)))
@@ -104,6 +104,7 @@ FontStyle font_for(NameKind kind, Rng& r) {
   f.r = ink + (water ? 0.0 : r.uni(0, 0.06));
   f.g = ink;
   f.b = ink * 0.8 + (water ? r.uni(0.05, 0.25) : 0.0);
+  f.size_px *= scale;
   return f;
 }
 
@@ -200,7 +201,7 @@ struct Builder : Canvas {
 
   // Straight or rotated phrase; `spread` sets spaced capitals with wide gaps.
   bool straight(const Name& name, double angle, bool spread) {
-    FontStyle f = font_for(name.kind, r);
+    FontStyle f = font_for(name.kind, r, opt.font_scale);
     std::vector<std::string> words = name.words;
     if (spread) {
       for (auto& w : words) w = to_upper_ascii(w);
@@ -235,7 +236,7 @@ struct Builder : Canvas {
 
   // Along a smooth curve of its own (gentle: radius at least ~4 letter heights).
   bool curved(const Name& name) {
-    const FontStyle f = font_for(name.kind, r);
+    const FontStyle f = font_for(name.kind, r, opt.font_scale);
     const auto shapes = shape_all(name.words, f);
     std::vector<double> gaps(name.words.size(), f.size_px * r.uni(0.3, 0.5));
     const double len = total(shapes, gaps);
@@ -258,7 +259,7 @@ struct Builder : Canvas {
   // Over two or three stacked lines, centred; reading order is line by line.
   bool stacked(const Name& name) {
     if (name.words.size() < 2) return straight(name, 0.0, false);
-    const FontStyle f = font_for(name.kind, r);
+    const FontStyle f = font_for(name.kind, r, opt.font_scale);
     const auto shapes = shape_all(name.words, f);
     const int lines = std::min<int>(static_cast<int>(name.words.size()), r.integer(2, 3));
     std::vector<std::vector<int>> rows(lines);
@@ -288,7 +289,7 @@ struct Builder : Canvas {
   // Along a river, road or rail line, reading left to right, words sometimes far apart, with other
   // labels put into the wide gaps.
   bool along_feature(const Name& name, const Feature& feat) {
-    FontStyle f = font_for(name.kind, r);
+    FontStyle f = font_for(name.kind, r, opt.font_scale);
     const auto shapes = shape_all(name.words, f);
     std::vector<double> gaps;
     for (size_t i = 0; i < name.words.size(); ++i)
@@ -315,7 +316,7 @@ struct Builder : Canvas {
         const double sg = placed[i].s0 + placed[i].shape.advance + 0.5 * gaps[i];
         const Point q = path.at(sg);
         Name d = names.make(r.chance(0.5) ? NameKind::Number : NameKind::Settlement, r.g);
-        const FontStyle df = font_for(NameKind::Number, r);
+        const FontStyle df = font_for(NameKind::Number, r, opt.font_scale);
         const auto ds = shape_all(d.words, df);
         std::vector<double> dg(d.words.size(), df.size_px * 0.35);
         const double dl = total(ds, dg);
@@ -335,8 +336,8 @@ struct Builder : Canvas {
       const NameKind kinds[] = {NameKind::Number, NameKind::Letter, NameKind::Settlement, NameKind::Street};
       Name n = names.make(kinds[r.integer(0, 3)], r.g);
       if (n.words.size() > 2) n.words.resize(2);
-      FontStyle f = font_for(n.kind, r);
-      f.size_px = r.uni(11, 18);
+      FontStyle f = font_for(n.kind, r, opt.font_scale);
+      f.size_px = r.uni(11, 18) * opt.font_scale;
       const auto shapes = shape_all(n.words, f);
       std::vector<double> gaps(n.words.size(), f.size_px * 0.35);
       const double len = total(shapes, gaps);
@@ -443,8 +444,24 @@ struct Builder : Canvas {
 
 }  // namespace
 
-maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& opt, uint64_t index, const std::string& image_key,
+SynthOptions tile_options(const SynthOptions& options, uint64_t index) {
+  SynthOptions o = options;
+  if (!o.vary_side && !o.vary_density && !o.vary_height) return o;
+  // The tile's own stream, apart from the one that draws its content.
+  Rng r(mix(mix(o.seed, index), 0x5CA1Eull));
+  const auto log_uniform = [&](double lo, double hi) { return std::exp(r.uni(std::log(lo), std::log(hi))); };
+  const ScaleRanges& g = o.ranges;
+  const double side = log_uniform(g.side_min, g.side_max), density = log_uniform(g.density_min, g.density_max),
+               height = log_uniform(g.height_min, g.height_max);
+  if (o.vary_side) o.width = o.height = static_cast<int>(std::lround(side));
+  if (o.vary_density) o.density = density;
+  if (o.vary_height) o.font_scale = height * std::sqrt(static_cast<double>(o.width) * o.height) / 24.0;
+  return o;
+}
+
+maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index, const std::string& image_key,
                             SynthImage* image) {
+  const SynthOptions opt = tile_options(options, index);
   if (opt.width < 64 || opt.height < 64) throw Error("--size: tiles must be at least 64 x 64 pixels");
   Builder b(names, opt, mix(opt.seed, index));
   b.tile.image = image_key;

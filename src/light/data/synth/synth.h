@@ -32,17 +32,34 @@ struct LayoutMix {
   double numbers = 13;   // lone numbers and letters (distractors)
   double clusters = 0.35;  // chance that a tile also has a dense cluster of small labels (not a weight)
 };
-// "default", "curvy", or a list "curved=3,rotated=1,..." of weights (layouts left out get 0; the
+// "default" (= "classic", the mix of the first sets), "curvy", or a list "curved=3,rotated=1,..." of weights (layouts left out get 0; the
 // cluster chance keeps its default). Throws light::Error naming --layouts and the bad item.
 LayoutMix parse_layouts(const std::string& spec);
 
+// Ranges a set of tiles spans when its scale varies from tile to tile (each drawn log-uniformly from
+// the tile's own seed): the tile side (square tiles), the label density, and the height of a typical
+// word over the tile side (real maps: 0.5% on a modern sheet's tile to 8% on a crowded plate's detail).
+struct ScaleRanges {
+  int side_min = 600, side_max = 4000;
+  double density_min = 0.2, density_max = 2.5;   // about 5 to 65 words per megapixel
+  double height_min = 0.005, height_max = 0.08;  // word height / tile side
+};
+
 struct SynthOptions {
   int width = 2000, height = 2000;
-  double density = 1.0;  // multiplies the number of labels (1.0: about 60 phrases on 2000 x 2000)
+  double density = 1.0;     // multiplies the number of labels (1.0: about 60 phrases on 2000 x 2000)
+  double font_scale = 1.0;  // multiplies every font size (1.0: the classic sizes, 12 to 64 px)
   Style style = Style::Mixed;
   LayoutMix layouts;
   uint64_t seed = 0;
+  // Drawn per tile over `ranges` instead of the fixed values above.
+  bool vary_side = false, vary_density = false, vary_height = false;
+  ScaleRanges ranges;
 };
+
+// The options tile `index` is made with: `options` with the side, density and font scale drawn where
+// they vary (font_scale = height x side / 24 px, a typical classic font size). Unchanged otherwise.
+SynthOptions tile_options(const SynthOptions& options, uint64_t index);
 
 struct SynthImage {
   int width = 0, height = 0;
