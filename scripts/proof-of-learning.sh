@@ -5,7 +5,7 @@
 #   bash scripts/proof-of-learning.sh [OUT]        (default OUT: build/proof)
 #
 # Settings (environment): TRAIN=300 VAL=50 TEST=100 tiles of SIZE=1000 px at DENSITY=2 with the
-# synth's LAYOUTS=default mix (curvy: mostly curved, rotated and along-feature lettering),
+# synth's LAYOUTS=classic mix (the first sets' default) (curvy: mostly curved, rotated and along-feature lettering),
 # CONFIG=small, EPOCHS=15, LR=3e-4, VARIANTS="LIG LI L G", LOSS_ABLATION=0 (1: also the paper's loss
 # ablation on LIG: plain CE, +focal, +bidirectional), PRETRAIN=1 (0: skip the polygon-encoder
 # pretraining on UNLABELLED=700 further tiles for POLY_STEPS=1500 steps, and LIG fine-tuned from it;
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-build/proof}
 LIGHT=${LIGHT:-build/light}
-TRAIN=${TRAIN:-300} VAL=${VAL:-50} TEST=${TEST:-100} SIZE=${SIZE:-1000} DENSITY=${DENSITY:-2} LAYOUTS=${LAYOUTS:-default}
+TRAIN=${TRAIN:-300} VAL=${VAL:-50} TEST=${TEST:-100} SIZE=${SIZE:-1000} DENSITY=${DENSITY:-2} LAYOUTS=${LAYOUTS:-classic}
 CONFIG=${CONFIG:-small} EPOCHS=${EPOCHS:-15} LR=${LR:-3e-4} THREADS=${THREADS:-0}
 VARIANTS=${VARIANTS:-"LIG LI L G"} LOSS_ABLATION=${LOSS_ABLATION:-0}
 PRETRAIN=${PRETRAIN:-1} UNLABELLED=${UNLABELLED:-700} POLY_STEPS=${POLY_STEPS:-1500} LIGHT_STEPS=${LIGHT_STEPS:-1500}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <filesystem>
 
 #include "light/data/synth/path.h"
@@ -412,4 +413,35 @@ TEST(SynthScale, LayoutsClassicIsTheFirstSetsDefaultByteForByte) {
   for (const char* png : {"/images/tile_000000.png", "/images/tile_000001.png"})
     EXPECT_EQ(test::read_text(dir + "/c" + png), test::read_text(dir + "/lib" + png)) << png;
   std::filesystem::remove_all(dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Map styles
+// ---------------------------------------------------------------------------------------------
+TEST(SynthStyle, EveryStyleOccursAndDrawsWordsInsideTheTileOrTruncated) {
+  SynthOptions o;
+  o.vary_style = true;
+  o.seed = 2;
+  std::set<MapStyle> seen;
+  for (uint64_t k = 0; k < 200; ++k) seen.insert(tile_options(o, k).map_style);
+  EXPECT_EQ(seen.size(), 5u);
+  for (MapStyle style : {MapStyle::Atlas, MapStyle::Topographic, MapStyle::City, MapStyle::Nautical, MapStyle::Regional}) {
+    SCOPED_TRACE(map_style_name(style));
+    EXPECT_EQ(parse_map_style(map_style_name(style)), style);
+    SynthOptions s = small(5);
+    s.map_style = style;
+    size_t words = 0;
+    for (uint64_t k = 0; k < 2; ++k) {
+      const auto tile = generate_tile(names(), s, k, "t", nullptr);
+      for (const auto& g : tile.groups)
+        for (const auto& w : g) {
+          ++words;
+          bool out = false;
+          for (const auto& p : w.vertices) out = out || p.x < 0 || p.y < 0 || p.x > 800 || p.y > 800;
+          EXPECT_EQ(out, *w.truncated) << *w.text;
+        }
+    }
+    EXPECT_GT(words, 8u);
+  }
+  EXPECT_THROW(parse_map_style("baroque"), Error);
 }

@@ -82,7 +82,15 @@ void run_synth(const SynthArgs& a) {
     (void)range;
   }
   opt.style = synth::parse_style(a.style);
-  opt.layouts = synth::parse_layouts(a.layouts);
+  // default: every map style, one a tile; a style's name: that style; classic, curvy or weights: atlas plates.
+  if (a.layouts == "default") {
+    opt.vary_style = true;
+  } else if (a.layouts == "topographic" || a.layouts == "city" || a.layouts == "nautical" || a.layouts == "regional" ||
+             a.layouts == "atlas") {
+    opt.map_style = synth::parse_map_style(a.layouts);
+  } else {
+    opt.layouts = synth::parse_layouts(a.layouts);
+  }
   if (!(a.clusters >= 0 && a.clusters <= 1)) throw Error("--clusters: expected a chance in [0, 1]");
   opt.layouts.clusters = a.clusters;
   opt.seed = a.seed;
@@ -129,7 +137,7 @@ void add_synth_command(CLI::App& app) {
       ->each([args](const std::string&) { args->word_height_given = true; });
   cmd->add_option("--style", args->style, "clean | aged | mixed")->capture_default_str();
   cmd->add_option("--layouts", args->layouts,
-                  "Phrase layouts: default | classic (also the first sets' scale) | curvy | weights such as curved=3,rotated=1 (along, straight, rotated, "
+                  "Map styles and phrase layouts: default (every style) | atlas | topographic | city | nautical | regional | classic (atlas at the first sets' scale) | curvy | weights such as curved=3,rotated=1 (along, straight, rotated, "
                   "curved, stacked, spread, numbers)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();

@@ -48,15 +48,17 @@ void Canvas::ink_colour(double alpha, double blue) {
   cairo_set_source_rgba(cr, v, v * 0.9, v * 0.8 + blue, alpha);
 }
 
-void Canvas::background() {
+void Canvas::background(MapStyle style) {
   paper[0] = r.uni(0.90, 0.97);
   paper[1] = paper[0] - r.uni(0.02, 0.07);
   paper[2] = paper[1] - r.uni(0.05, 0.14);
   cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
   cairo_paint(cr);
-  const double scale = std::sqrt(static_cast<double>(W) * H) / 2000.0;
   cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
   cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+  if (style == MapStyle::City) return street_grid();
+  if (style == MapStyle::Nautical) return chart_linework();
+  const double scale = std::sqrt(static_cast<double>(W) * H) / 2000.0;
   // Stains
   for (int k = r.integer(0, 4); k > 0; --k) {
     const double cx = r.uni(0, W), cy = r.uni(0, H), rad = r.uni(40, 280) * scale;
@@ -146,6 +148,68 @@ void Canvas::background() {
     cairo_set_line_width(cr, 1.2);
     cairo_stroke(cr);
     features.push_back({std::move(p), Feature::Rail});
+  }
+}
+
+// A street plan: two families of parallel streets (double lines) crossing at right angles, turned
+// by up to 30 degrees, a block or two apart; now and then a river through it.
+void Canvas::street_grid() {
+  const double angle = r.uni(-0.5, 0.5), diag = std::hypot(W, H), cx = W / 2.0, cy = H / 2.0;
+  const double block = r.uni(0.08, 0.16) * std::min(W, H) + 60;
+  for (int dir = 0; dir < 2; ++dir) {
+    const double a = angle + dir * kPi / 2, dx = std::cos(a), dy = std::sin(a), nx = -dy, ny = dx;
+    for (double o = -diag / 2 + r.uni(0, block); o < diag / 2; o += block * r.uni(0.8, 1.25)) {
+      const Point start{cx + nx * o - dx * diag / 2, cy + ny * o - dy * diag / 2};
+      Path p = Path::line(start, a, diag);
+      const double w = r.uni(5, 9);
+      cairo_set_line_width(cr, w + 2.0);
+      ink_colour(0.85);
+      stroke_path(p);
+      cairo_set_line_width(cr, w);
+      cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
+      stroke_path(p);
+      features.push_back({std::move(p), Feature::Road});
+    }
+  }
+  if (r.chance(0.3)) {
+    Path p = wandering_path(r.uni(60, 160));
+    cairo_set_line_width(cr, r.uni(6, 14));
+    ink_colour(0.6, 0.15);
+    stroke_path(p);
+    features.push_back({std::move(p), Feature::River});
+  }
+}
+
+// A chart: a coastline with the land tinted, dashed depth contours off it, and a river or two.
+void Canvas::chart_linework() {
+  Path coast = wandering_path(r.uni(80, 260));
+  const auto& pts = coast.points();
+  cairo_move_to(cr, pts[0].x, pts[0].y);
+  for (const Point& p : pts) cairo_line_to(cr, p.x, p.y);
+  // Close the land side through the tile's far corner from the centre of the water.
+  const Point mid = coast.at(coast.length() / 2);
+  cairo_line_to(cr, mid.x < W / 2.0 ? -50.0 : W + 50.0, mid.y < H / 2.0 ? -50.0 : H + 50.0);
+  cairo_close_path(cr);
+  cairo_set_source_rgba(cr, 0.75, 0.62, 0.40, r.uni(0.15, 0.3));
+  cairo_fill(cr);
+  cairo_set_line_width(cr, r.uni(1.5, 3));
+  ink_colour(0.9);
+  stroke_path(coast);
+  features.push_back({coast, Feature::River});
+  const double dash[2] = {r.uni(6, 12), r.uni(4, 8)};
+  cairo_set_dash(cr, dash, 2, 0);
+  for (int k = r.integer(2, 4); k > 0; --k) {
+    cairo_set_line_width(cr, r.uni(0.8, 1.4));
+    ink_colour(0.5, 0.2);
+    stroke_path(wandering_path(r.uni(60, 200)));
+  }
+  cairo_set_dash(cr, nullptr, 0, 0);
+  for (int k = r.integer(0, 2); k > 0; --k) {
+    Path p = wandering_path(r.uni(60, 200));
+    cairo_set_line_width(cr, r.uni(1.5, 3.5));
+    ink_colour(0.85, 0.12);
+    stroke_path(p);
+    features.push_back({std::move(p), Feature::River});
   }
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "light/data/synth/path.h"
+#include "light/data/synth/synth.h"
 #include "light/geometry/polygon.h"
 
 namespace light::synth {
@@ -104,8 +105,13 @@ struct Canvas {
   Path wandering_path(double wiggle);
   void stroke_path(const Path& p);
   void ink_colour(double alpha, double blue = 0);
-  // The paper and the linework; rivers, roads and rail lines are kept in `features`.
-  void background();
+  // The paper and the linework of a map of `style`; rivers, roads (streets) and rail lines (and a
+  // chart's coastline, as a river) are kept in `features`.
+  void background(MapStyle style = MapStyle::Atlas);
+
+ private:
+  void street_grid();
+  void chart_linework();
 };
 
 }  // namespace light::synth

@@ -30,6 +30,46 @@ Style parse_style(const std::string& name) {
   throw Error("--style: expected clean, aged or mixed, got \"" + name + "\"");
 }
 
+MapStyle parse_map_style(const std::string& name) {
+  if (name == "atlas" || name == "classic") return MapStyle::Atlas;
+  if (name == "topographic") return MapStyle::Topographic;
+  if (name == "city") return MapStyle::City;
+  if (name == "nautical") return MapStyle::Nautical;
+  if (name == "regional") return MapStyle::Regional;
+  throw Error("map style: expected atlas, topographic, city, nautical or regional, got \"" + name + "\"");
+}
+
+const char* map_style_name(MapStyle style) {
+  switch (style) {
+    case MapStyle::Atlas: return "atlas";
+    case MapStyle::Topographic: return "topographic";
+    case MapStyle::City: return "city";
+    case MapStyle::Nautical: return "nautical";
+    case MapStyle::Regional: return "regional";
+  }
+  return "atlas";
+}
+
+LayoutMix style_layouts(MapStyle style) {
+  LayoutMix m;
+  switch (style) {
+    case MapStyle::Atlas: break;
+    case MapStyle::Topographic:
+      m.along = 35, m.straight = 12, m.rotated = 28, m.curved = 8, m.stacked = 12, m.spread = 2, m.numbers = 3, m.clusters = 0.1;
+      break;
+    case MapStyle::City:
+      m.along = 55, m.straight = 12, m.rotated = 3, m.curved = 0, m.stacked = 5, m.spread = 3, m.numbers = 22, m.clusters = 0.5;
+      break;
+    case MapStyle::Nautical:
+      m.along = 6, m.straight = 12, m.rotated = 8, m.curved = 4, m.stacked = 3, m.spread = 2, m.numbers = 65, m.clusters = 0.2;
+      break;
+    case MapStyle::Regional:
+      m.along = 25, m.straight = 42, m.rotated = 8, m.curved = 5, m.stacked = 3, m.spread = 12, m.numbers = 5, m.clusters = 0.0;
+      break;
+  }
+  return m;
+}
+
 LayoutMix parse_layouts(const std::string& spec) {
   if (spec == "default" || spec == "classic") return {};
   if (spec == "curvy") {
@@ -118,8 +158,22 @@ struct Builder : Canvas {
   Occupancy occ;
   maptext::Tile tile;
 
+  std::string topo_sans, topo_water;  // a topographic sheet's two faces
+
   Builder(const Gazetteer& n, const SynthOptions& o, uint64_t seed)
       : Canvas(o.width, o.height, seed), names(n), opt(o), occ(o.width, o.height) {}
+
+  // The face and size for a name of `kind`; a topographic sheet keeps to its two faces.
+  FontStyle font(NameKind kind) {
+    FontStyle f = font_for(kind, r, opt.font_scale);
+    if (opt.map_style == MapStyle::Topographic) {
+      const bool water = kind == NameKind::River || kind == NameKind::Creek || kind == NameKind::Lake;
+      f.family = water ? topo_water : topo_sans;
+      f.italic = water;
+      f.bold = false;
+    }
+    return f;
+  }
 
   // --- lettering --------------------------------------------------------------------------------
   struct Placed {
@@ -201,8 +255,13 @@ struct Builder : Canvas {
 
   // Straight or rotated phrase; `spread` sets spaced capitals with wide gaps.
   bool straight(const Name& name, double angle, bool spread) {
-    FontStyle f = font_for(name.kind, r, opt.font_scale);
+    FontStyle f = font(name.kind);
     std::vector<std::string> words = name.words;
+    // A topographic sheet's qualifier, set apart after the name: "Fort Hall (ruins)", "Alder Mill".
+    static const std::vector<std::string> kQualifiers{"(ruins)", "(site)", "Mill", "Sta.", "P.O.", "(abandoned)", "Spring"};
+    const bool qualified = opt.map_style == MapStyle::Topographic && !spread &&
+                           (name.kind == NameKind::Settlement || name.kind == NameKind::Mountain) && r.chance(0.25);
+    if (qualified) words.push_back(r.pick(kQualifiers));
     if (spread) {
       for (auto& w : words) w = to_upper_ascii(w);
       f.letter_spacing_px = f.size_px * r.uni(0.5, 1.5);
@@ -210,6 +269,7 @@ struct Builder : Canvas {
     const auto shapes = shape_all(words, f);
     const double space = spread ? f.size_px * r.uni(1.5, 4.0) : f.size_px * r.uni(0.25, 0.45);
     std::vector<double> gaps(words.size(), space);
+    if (qualified && words.size() >= 2) gaps[words.size() - 2] = f.size_px * r.uni(1.0, 2.5);
     const double len = total(shapes, gaps);
     const bool edge = r.chance(0.12);
     for (int attempt = 0; attempt < 6; ++attempt) {
@@ -236,7 +296,7 @@ struct Builder : Canvas {
 
   // Along a smooth curve of its own (gentle: radius at least ~4 letter heights).
   bool curved(const Name& name) {
-    const FontStyle f = font_for(name.kind, r, opt.font_scale);
+    const FontStyle f = font(name.kind);
     const auto shapes = shape_all(name.words, f);
     std::vector<double> gaps(name.words.size(), f.size_px * r.uni(0.3, 0.5));
     const double len = total(shapes, gaps);
@@ -259,7 +319,7 @@ struct Builder : Canvas {
   // Over two or three stacked lines, centred; reading order is line by line.
   bool stacked(const Name& name) {
     if (name.words.size() < 2) return straight(name, 0.0, false);
-    const FontStyle f = font_for(name.kind, r, opt.font_scale);
+    const FontStyle f = font(name.kind);
     const auto shapes = shape_all(name.words, f);
     const int lines = std::min<int>(static_cast<int>(name.words.size()), r.integer(2, 3));
     std::vector<std::vector<int>> rows(lines);
@@ -289,7 +349,7 @@ struct Builder : Canvas {
   // Along a river, road or rail line, reading left to right, words sometimes far apart, with other
   // labels put into the wide gaps.
   bool along_feature(const Name& name, const Feature& feat) {
-    FontStyle f = font_for(name.kind, r, opt.font_scale);
+    FontStyle f = font(name.kind);
     const auto shapes = shape_all(name.words, f);
     std::vector<double> gaps;
     for (size_t i = 0; i < name.words.size(); ++i)
@@ -316,7 +376,7 @@ struct Builder : Canvas {
         const double sg = placed[i].s0 + placed[i].shape.advance + 0.5 * gaps[i];
         const Point q = path.at(sg);
         Name d = names.make(r.chance(0.5) ? NameKind::Number : NameKind::Settlement, r.g);
-        const FontStyle df = font_for(NameKind::Number, r, opt.font_scale);
+        const FontStyle df = font(NameKind::Number);
         const auto ds = shape_all(d.words, df);
         std::vector<double> dg(d.words.size(), df.size_px * 0.35);
         const double dl = total(ds, dg);
@@ -336,7 +396,7 @@ struct Builder : Canvas {
       const NameKind kinds[] = {NameKind::Number, NameKind::Letter, NameKind::Settlement, NameKind::Street};
       Name n = names.make(kinds[r.integer(0, 3)], r.g);
       if (n.words.size() > 2) n.words.resize(2);
-      FontStyle f = font_for(n.kind, r, opt.font_scale);
+      FontStyle f = font(n.kind);
       f.size_px = r.uni(11, 18) * opt.font_scale;
       const auto shapes = shape_all(n.words, f);
       std::vector<double> gaps(n.words.size(), f.size_px * 0.35);
@@ -349,8 +409,12 @@ struct Builder : Canvas {
 
   void lettering() {
     const double area = static_cast<double>(W) * H / 4.0e6;
-    const int phrases = std::max(1, static_cast<int>(std::lround(60 * opt.density * area)));
-    const LayoutMix& m = opt.layouts;
+    // Labels per area by style: a regional map is sparse, a chart crowded with soundings.
+    const double per_style[] = {1.0, 0.7, 1.0, 2.0, 0.35};
+    const int phrases =
+        std::max(1, static_cast<int>(std::lround(60 * opt.density * area * per_style[static_cast<int>(opt.map_style)])));
+    const LayoutMix m = opt.map_style == MapStyle::Atlas ? opt.layouts : style_layouts(opt.map_style);
+    if (opt.map_style == MapStyle::Topographic) topo_sans = r.pick(kSans), topo_water = r.pick(kSerif);
     // Cumulative shares: exact sums of the weights, each divided once, so that weights in proportion
     // to the defaults draw the same tiles.
     const double w[7] = {m.along, m.straight, m.rotated, m.curved, m.stacked, m.spread, m.numbers};
@@ -397,6 +461,10 @@ struct Builder : Canvas {
           straight(names.make(r.chance(0.5) ? NameKind::State : NameKind::County, r.g), r.chance(0.7) ? 0.0 : r.uni(-0.3, 0.3), true);
           break;
         default:
+          if (opt.map_style == MapStyle::Nautical) {  // soundings: upright depths
+            straight(names.make(NameKind::Number, r.g), 0.0, false);
+            break;
+          }
           straight(names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g), r.chance(0.8) ? 0.0 : r.uni(-1.0, 1.0), false);
       }
     }
@@ -446,7 +514,7 @@ struct Builder : Canvas {
 
 SynthOptions tile_options(const SynthOptions& options, uint64_t index) {
   SynthOptions o = options;
-  if (!o.vary_side && !o.vary_density && !o.vary_height) return o;
+  if (!o.vary_side && !o.vary_density && !o.vary_height && !o.vary_style) return o;
   // The tile's own stream, apart from the one that draws its content.
   Rng r(mix(mix(o.seed, index), 0x5CA1Eull));
   const auto log_uniform = [&](double lo, double hi) { return std::exp(r.uni(std::log(lo), std::log(hi))); };
@@ -456,6 +524,7 @@ SynthOptions tile_options(const SynthOptions& options, uint64_t index) {
   if (o.vary_side) o.width = o.height = static_cast<int>(std::lround(side));
   if (o.vary_density) o.density = density;
   if (o.vary_height) o.font_scale = height * std::sqrt(static_cast<double>(o.width) * o.height) / 24.0;
+  if (o.vary_style) o.map_style = static_cast<MapStyle>(r.integer(0, 4));
   return o;
 }
 
@@ -465,7 +534,7 @@ maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options,
   if (opt.width < 64 || opt.height < 64) throw Error("--size: tiles must be at least 64 x 64 pixels");
   Builder b(names, opt, mix(opt.seed, index));
   b.tile.image = image_key;
-  b.background();
+  b.background(opt.map_style);
   b.lettering();
   if (image) b.finish(image);
   return std::move(b.tile);

@@ -36,6 +36,18 @@ struct LayoutMix {
 // cluster chance keeps its default). Throws light::Error naming --layouts and the bad item.
 LayoutMix parse_layouts(const std::string& spec);
 
+// The kind of map a tile imitates. Atlas: the 19th-century atlas plate of the first sets (serif and
+// sans faces by feature, rivers, roads, rail lines; every layout). Topographic: a modern sheet (one
+// sans face and one italic for water, most names turned along roads, rivers and contours, stacked
+// names, qualifiers such as "(ruins)" set apart, fewer labels). City: a street plan (a street grid
+// whose names cross, block numbers). Nautical: a chart (a coastline, soundings everywhere, few
+// names). Regional: a sparse regional map (towns with symbols, spaced region names, rivers).
+enum class MapStyle { Atlas, Topographic, City, Nautical, Regional };
+MapStyle parse_map_style(const std::string& name);
+const char* map_style_name(MapStyle style);
+// The layout mix of a style (Atlas: the classic default).
+LayoutMix style_layouts(MapStyle style);
+
 // Ranges a set of tiles spans when its scale varies from tile to tile (each drawn log-uniformly from
 // the tile's own seed): the tile side (square tiles), the label density, and the height of a typical
 // word over the tile side (real maps: 0.5% on a modern sheet's tile to 8% on a crowded plate's detail).
@@ -52,13 +64,15 @@ struct SynthOptions {
   Style style = Style::Mixed;
   LayoutMix layouts;
   uint64_t seed = 0;
-  // Drawn per tile over `ranges` instead of the fixed values above.
-  bool vary_side = false, vary_density = false, vary_height = false;
+  MapStyle map_style = MapStyle::Atlas;  // Atlas draws with `layouts`; other styles with their own mix
+  // Drawn per tile over `ranges` (and the five styles) instead of the fixed values above.
+  bool vary_side = false, vary_density = false, vary_height = false, vary_style = false;
   ScaleRanges ranges;
 };
 
-// The options tile `index` is made with: `options` with the side, density and font scale drawn where
-// they vary (font_scale = height x side / 24 px, a typical classic font size). Unchanged otherwise.
+// The options tile `index` is made with: `options` with the side, density, font scale and map style
+// drawn where they vary (font_scale = height x side / 24 px, a typical classic font size; each style
+// equally likely). Unchanged otherwise.
 SynthOptions tile_options(const SynthOptions& options, uint64_t index);
 
 struct SynthImage {
