@@ -147,6 +147,12 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
                 q(dir + "/drawn"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(file_exists(dir + "/drawn/tile_000000.png"));
+  r = run_light("draw --jpeg --words " + q(dir + "/syn/annotations.json") + " --images " + q(dir + "/syn") + " --out " +
+                q(dir + "/drawn_jpeg"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string jpeg = read_text(dir + "/drawn_jpeg/tile_000000.jpg");
+  ASSERT_GT(jpeg.size(), 3u);
+  EXPECT_EQ(jpeg.substr(0, 3), std::string("\xFF\xD8\xFF"));  // a JPEG's start-of-image marker
   // Bad options and a missing image: clear errors, exit 1.
   r = run_light("synth --out " + q(dir + "/x") + " --size 20x20");
   EXPECT_EQ(r.exit_code, 1);

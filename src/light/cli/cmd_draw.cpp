@@ -20,14 +20,16 @@ void add_draw_command(CLI::App& app) {
     std::string words, images, out;
     double scale = 0.5;
     int limit = 0;
+    bool jpeg = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("draw", full_command_description("draw"));
   cmd->add_option("--words", a->words, "MapText JSON (ground truth or predictions)")->required();
   cmd->add_option("--images", a->images, "Folder holding the tiles (image key, or its basename)")->required();
-  cmd->add_option("--out", a->out, "Output folder for the drawings (PNG)")->required();
+  cmd->add_option("--out", a->out, "Output folder for the drawings (PNG, or JPEG with --jpeg)")->required();
   cmd->add_option("--scale", a->scale, "Scale of the drawings")->capture_default_str();
   cmd->add_option("--limit", a->limit, "Draw only the first N tiles (0 = all)")->capture_default_str();
+  cmd->add_flag("--jpeg", a->jpeg, "Write JPEG (quality 85) instead of PNG: a tenth of the size, for documents");
   cmd->callback([a] {
     if (!(a->scale > 0 && a->scale <= 4)) throw Error("--scale: expected a number in (0, 4]");
     check_output_is_not_input("--out", a->out, {{"--images", a->images}, {"--words", a->words}});
@@ -38,7 +40,7 @@ void add_draw_command(CLI::App& app) {
     for (const auto& tile : data) {
       if (a->limit > 0 && jobs.size() >= static_cast<size_t>(a->limit)) break;
       const std::string src = data::find_tile_image(a->images, tile.image);
-      jobs.emplace_back(src, (std::filesystem::path(a->out) / std::filesystem::path(tile.image).filename()).replace_extension(".png").string());
+      jobs.emplace_back(src, (std::filesystem::path(a->out) / std::filesystem::path(tile.image).filename()).replace_extension(a->jpeg ? ".jpg" : ".png").string());
       struct stat st {};
       if (::stat(src.c_str(), &st) == 0) sources.emplace(st.st_dev, st.st_ino);
     }

@@ -1,6 +1,7 @@
 #include "light/image/draw.h"
 
 #include <cmath>
+#include <filesystem>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -38,9 +39,13 @@ void draw_tile(const maptext::Tile& tile, const std::string& image_path, const s
     for (size_t k = 0; k + 1 < centres.size(); ++k)
       cv::arrowedLine(img, centres[k], centres[k + 1], cv::Scalar(200, 0, 200), thick, cv::LINE_AA, 0, 0.08);
   }
-  std::vector<unsigned char> png;
-  if (!cv::imencode(".png", img, png)) throw Error(out_path + ": PNG encoding failed");
-  write_file_atomic(out_path, std::string(png.begin(), png.end()));
+  // PNG, or JPEG (quality 85) for a path ending in .jpg / .jpeg.
+  const std::string ext = std::filesystem::path(out_path).extension().string();
+  const bool jpeg = ext == ".jpg" || ext == ".jpeg";
+  std::vector<unsigned char> bytes;
+  if (!cv::imencode(jpeg ? ".jpg" : ".png", img, bytes, jpeg ? std::vector<int>{cv::IMWRITE_JPEG_QUALITY, 85} : std::vector<int>{}))
+    throw Error(out_path + (jpeg ? ": JPEG encoding failed" : ": PNG encoding failed"));
+  write_file_atomic(out_path, std::string(bytes.begin(), bytes.end()));
 }
 
 }  // namespace light::image

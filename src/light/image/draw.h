@@ -7,7 +7,7 @@
 
 namespace light::image {
 
-// Draws `tile` over its image and writes a PNG to `out_path`, scaled by `scale`.
+// Draws `tile` over its image and writes it to `out_path` (PNG; JPEG for .jpg / .jpeg), scaled by `scale`.
 void draw_tile(const maptext::Tile& tile, const std::string& image_path, const std::string& out_path, double scale);
 
 }  // namespace light::image
