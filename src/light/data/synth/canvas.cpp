@@ -48,6 +48,15 @@ void Canvas::ink_colour(double alpha, double blue) {
   cairo_set_source_rgba(cr, v, v * 0.9, v * 0.8 + blue, alpha);
 }
 
+void Canvas::double_line(const Path& p, double width, double edges, double alpha) {
+  cairo_set_line_width(cr, width + edges);
+  ink_colour(alpha);
+  stroke_path(p);
+  cairo_set_line_width(cr, width);
+  cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
+  stroke_path(p);
+}
+
 void Canvas::background(MapStyle style) {
   paper[0] = r.uni(0.90, 0.97);
   paper[1] = paper[0] - r.uni(0.02, 0.07);
@@ -123,13 +132,7 @@ void Canvas::background(MapStyle style) {
   // Roads (double lines)
   for (int k = r.integer(1, 4); k > 0; --k) {
     Path p = wandering_path(r.uni(10, 80) * scale);
-    const double w = r.uni(4, 8);
-    cairo_set_line_width(cr, w + 2.4);
-    ink_colour(0.9);
-    stroke_path(p);
-    cairo_set_line_width(cr, w);
-    cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
-    stroke_path(p);
+    double_line(p, r.uni(4, 8), 2.4, 0.9);
     features.push_back({std::move(p), Feature::Road});
   }
   // Rail lines with ties
@@ -161,13 +164,7 @@ void Canvas::street_grid() {
     for (double o = -diag / 2 + r.uni(0, block); o < diag / 2; o += block * r.uni(0.8, 1.25)) {
       const Point start{cx + nx * o - dx * diag / 2, cy + ny * o - dy * diag / 2};
       Path p = Path::line(start, a, diag);
-      const double w = r.uni(5, 9);
-      cairo_set_line_width(cr, w + 2.0);
-      ink_colour(0.85);
-      stroke_path(p);
-      cairo_set_line_width(cr, w);
-      cairo_set_source_rgb(cr, paper[0], paper[1], paper[2]);
-      stroke_path(p);
+      double_line(p, r.uni(5, 9), 2.0, 0.85);
       features.push_back({std::move(p), Feature::Road});
     }
   }

@@ -105,6 +105,8 @@ struct Canvas {
   Path wandering_path(double wiggle);
   void stroke_path(const Path& p);
   void ink_colour(double alpha, double blue = 0);
+  // A road or street: two inked edges (`edges` px in all) around a paper-coloured band `width` px wide.
+  void double_line(const Path& p, double width, double edges, double alpha);
   // The paper and the linework of a map of `style`; rivers, roads (streets) and rail lines (and a
   // chart's coastline, as a river) are kept in `features`.
   void background(MapStyle style = MapStyle::Atlas);

@@ -30,45 +30,32 @@ Style parse_style(const std::string& name) {
   throw Error("--style: expected clean, aged or mixed, got \"" + name + "\"");
 }
 
+namespace {
+// Each style's name and layout mix (along, straight, rotated, curved, stacked, spread, numbers, clusters).
+struct StyleRow {
+  MapStyle style;
+  const char* name;
+  LayoutMix layouts;
+};
+const StyleRow kStyles[] = {
+    {MapStyle::Atlas, "atlas", LayoutMix{}},
+    {MapStyle::Topographic, "topographic", {35, 12, 28, 8, 12, 2, 3, 0.1}},
+    {MapStyle::City, "city", {55, 12, 3, 0, 5, 3, 22, 0.5}},
+    {MapStyle::Nautical, "nautical", {6, 12, 8, 4, 3, 2, 65, 0.2}},
+    {MapStyle::Regional, "regional", {25, 42, 8, 5, 3, 12, 5, 0.0}},
+};
+}  // namespace
+
 MapStyle parse_map_style(const std::string& name) {
-  if (name == "atlas" || name == "classic") return MapStyle::Atlas;
-  if (name == "topographic") return MapStyle::Topographic;
-  if (name == "city") return MapStyle::City;
-  if (name == "nautical") return MapStyle::Nautical;
-  if (name == "regional") return MapStyle::Regional;
+  if (name == "classic") return MapStyle::Atlas;
+  for (const StyleRow& row : kStyles)
+    if (name == row.name) return row.style;
   throw Error("map style: expected atlas, topographic, city, nautical or regional, got \"" + name + "\"");
 }
 
-const char* map_style_name(MapStyle style) {
-  switch (style) {
-    case MapStyle::Atlas: return "atlas";
-    case MapStyle::Topographic: return "topographic";
-    case MapStyle::City: return "city";
-    case MapStyle::Nautical: return "nautical";
-    case MapStyle::Regional: return "regional";
-  }
-  return "atlas";
-}
+const char* map_style_name(MapStyle style) { return kStyles[static_cast<int>(style)].name; }
 
-LayoutMix style_layouts(MapStyle style) {
-  LayoutMix m;
-  switch (style) {
-    case MapStyle::Atlas: break;
-    case MapStyle::Topographic:
-      m.along = 35, m.straight = 12, m.rotated = 28, m.curved = 8, m.stacked = 12, m.spread = 2, m.numbers = 3, m.clusters = 0.1;
-      break;
-    case MapStyle::City:
-      m.along = 55, m.straight = 12, m.rotated = 3, m.curved = 0, m.stacked = 5, m.spread = 3, m.numbers = 22, m.clusters = 0.5;
-      break;
-    case MapStyle::Nautical:
-      m.along = 6, m.straight = 12, m.rotated = 8, m.curved = 4, m.stacked = 3, m.spread = 2, m.numbers = 65, m.clusters = 0.2;
-      break;
-    case MapStyle::Regional:
-      m.along = 25, m.straight = 42, m.rotated = 8, m.curved = 5, m.stacked = 3, m.spread = 12, m.numbers = 5, m.clusters = 0.0;
-      break;
-  }
-  return m;
-}
+LayoutMix style_layouts(MapStyle style) { return kStyles[static_cast<int>(style)].layouts; }
 
 LayoutMix parse_layouts(const std::string& spec) {
   if (spec == "default" || spec == "classic") return {};
