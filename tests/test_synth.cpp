@@ -418,7 +418,7 @@ TEST(SynthScale, LayoutsClassicIsTheFirstSetsDefaultByteForByte) {
 // ---------------------------------------------------------------------------------------------
 // Map styles
 // ---------------------------------------------------------------------------------------------
-TEST(SynthStyle, EveryStyleOccursAndDrawsWordsInsideTheTileOrTruncated) {
+TEST(SynthStyle, EveryStyleOccursAndDrawsWordsInReadingOrderInsideTheTileOrTruncated) {
   SynthOptions o;
   o.vary_style = true;
   o.seed = 2;
@@ -433,13 +433,25 @@ TEST(SynthStyle, EveryStyleOccursAndDrawsWordsInsideTheTileOrTruncated) {
     size_t words = 0;
     for (uint64_t k = 0; k < 2; ++k) {
       const auto tile = generate_tile(names(), s, k, "t", nullptr);
-      for (const auto& g : tile.groups)
+      for (const auto& g : tile.groups) {
+        // Reading order: each next word starts further along the previous one's baseline, or on a
+        // line below it (a stacked name).
+        for (size_t i = 0; i + 1 < g.size(); ++i) {
+          const auto& a = g[i].vertices;
+          const auto& b = g[i + 1].vertices;
+          const double dx = a[7].x - a[0].x, dy = a[7].y - a[0].y, len = std::hypot(dx, dy);
+          const double along = ((b[0].x - a[0].x) * dx + (b[0].y - a[0].y) * dy) / len;
+          const double below = (-(b[0].x - a[0].x) * dy + (b[0].y - a[0].y) * dx) / len;  // y down: + is below
+          const double height = std::hypot(a[15].x - a[0].x, a[15].y - a[0].y);
+          EXPECT_TRUE(along > 0 || below > 0.5 * height) << *g[i].text << " -> " << *g[i + 1].text;
+        }
         for (const auto& w : g) {
           ++words;
           bool out = false;
           for (const auto& p : w.vertices) out = out || p.x < 0 || p.y < 0 || p.x > 800 || p.y > 800;
           EXPECT_EQ(out, *w.truncated) << *w.text;
         }
+      }
     }
     EXPECT_GT(words, 8u);
   }
