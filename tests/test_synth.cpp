@@ -457,3 +457,19 @@ TEST(SynthStyle, EveryStyleOccursAndDrawsWordsInReadingOrderInsideTheTileOrTrunc
   }
   EXPECT_THROW(parse_map_style("baroque"), Error);
 }
+
+TEST(SynthScale, CurvyAndLayoutWeightsKeepTheFirstSetsScale) {
+  const std::string dir = test::temp_dir();
+  for (const std::string layouts : {"curvy", "straight=1"}) {
+    SCOPED_TRACE(layouts);
+    const test::RunResult r =
+        test::run_light("synth --out '" + dir + "/" + layouts + "' --count 1 --seed 3 --layouts " + layouts + " --threads 1 -q");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    SynthOptions o;
+    o.seed = 3;
+    o.layouts = parse_layouts(layouts);
+    const auto made = synthesize(names(), o, dir + "/lib_" + layouts, 1, 1, false);
+    EXPECT_EQ(test::read_text(dir + "/" + layouts + "/annotations.json"), test::read_text(dir + "/lib_" + layouts + "/annotations.json"));
+  }
+  std::filesystem::remove_all(dir);
+}

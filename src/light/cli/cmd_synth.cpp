@@ -61,8 +61,11 @@ bool parse_range(const std::string& s, const std::string& option, double lo, dou
 
 void run_synth(const SynthArgs& a) {
   synth::SynthOptions opt;
-  // classic: the first sets' scale (2000 px, density 1, classic font sizes) unless told otherwise.
-  const bool classic = a.layouts == "classic";
+  // The mixes of the first sets (classic, curvy, layout weights) keep the first sets' scale (2000 px,
+  // density 1, classic font sizes) unless told otherwise, so their old command lines make the same
+  // tiles; default and the map styles draw the scale per tile.
+  const std::string& L = a.layouts;
+  const bool classic = !(L == "default" || L == "atlas" || L == "topographic" || L == "city" || L == "nautical" || L == "regional");
   double lo = 0, hi = 0;
   if (a.size.find('-') != std::string::npos && !(classic && !a.size_given)) {
     parse_range(a.size, "--size", 64, 20000, lo, hi);
@@ -137,7 +140,7 @@ void add_synth_command(CLI::App& app) {
       ->each([args](const std::string&) { args->word_height_given = true; });
   cmd->add_option("--style", args->style, "clean | aged | mixed")->capture_default_str();
   cmd->add_option("--layouts", args->layouts,
-                  "Map styles and phrase layouts: default (every style) | atlas | topographic | city | nautical | regional | classic (atlas at the first sets' scale) | curvy | weights such as curved=3,rotated=1 (along, straight, rotated, "
+                  "Map styles and phrase layouts: default (every style) | atlas | topographic | city | nautical | regional | classic (atlas at the first sets' scale) | curvy | weights (both at that scale unless told) such as curved=3,rotated=1 (along, straight, rotated, "
                   "curved, stacked, spread, numbers)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
