@@ -79,8 +79,8 @@ void Canvas::background(MapStyle style) {
     cairo_fill(cr);
     cairo_pattern_destroy(g);
   }
-  // Contour-like curves around a few summits
-  for (int k = r.integer(0, 4); k > 0; --k) {
+  // Contour-like curves around a few summits (a topographic sheet has more, and names along them)
+  for (int k = r.integer(0, 4) + (style == MapStyle::Topographic ? 3 : 0); k > 0; --k) {
     const double cx = r.uni(0, W), cy = r.uni(0, H), r0 = r.uni(30, 90), step = r.uni(18, 40);
     const double ph[3] = {r.uni(0, 6.3), r.uni(0, 6.3), r.uni(0, 6.3)}, am[3] = {r.uni(0.05, 0.2), r.uni(0.02, 0.1), r.uni(0.02, 0.08)};
     cairo_set_line_width(cr, r.uni(0.8, 1.6));
@@ -93,7 +93,9 @@ void Canvas::background(MapStyle style) {
         const double f = 1 + am[0] * std::sin(2 * t + ph[0]) + am[1] * std::sin(3 * t + ph[1]) + am[2] * std::sin(5 * t + ph[2]);
         c.push_back({cx + rad * f * std::cos(t), cy + rad * f * 0.8 * std::sin(t)});
       }
-      stroke_path(Path::smooth(c, 4.0));
+      Path contour = Path::smooth(c, 4.0);
+      stroke_path(contour);
+      if (style == MapStyle::Topographic) features.push_back({std::move(contour), Feature::Contour});
     }
   }
   // Hatching

@@ -83,7 +83,7 @@ inline BBox padded(const BBox& b, double pad) { return {b.x0 - pad, b.y0 - pad, 
 
 struct Feature {
   Path path;
-  enum Kind { River, Road, Rail } kind;
+  enum Kind { River, Road, Rail, Contour } kind;  // names along a contour: a topographic sheet's heights
 };
 
 

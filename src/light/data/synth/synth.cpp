@@ -417,9 +417,10 @@ struct Builder : Canvas {
       switch (layout) {
         case 0: {
           const Feature& feat = r.pick(features);
-          const NameKind kind = feat.kind == Feature::River ? (r.chance(0.5) ? NameKind::River : NameKind::Creek)
-                                : feat.kind == Feature::Road ? NameKind::Street
-                                                             : NameKind::Railroad;
+          const NameKind kind = feat.kind == Feature::River     ? (r.chance(0.5) ? NameKind::River : NameKind::Creek)
+                                : feat.kind == Feature::Road    ? NameKind::Street
+                                : feat.kind == Feature::Contour ? NameKind::Mountain
+                                                                : NameKind::Railroad;
           along_feature(names.make(kind, r.g), feat);
           break;
         }
