@@ -473,3 +473,12 @@ TEST(SynthScale, CurvyAndLayoutWeightsKeepTheFirstSetsScale) {
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST(SynthScale, ATileWhoseLetteringCannotFitIsMadeWithSmallerFonts) {
+  SynthOptions o;
+  o.vary_height = true;
+  o.width = o.height = 600;
+  o.ranges.height_min = o.ranges.height_max = 0.4;  // 240 px letters on a 600 px tile
+  o.density = 0.2;
+  for (uint64_t k = 0; k < 4; ++k) EXPECT_GT(generate_tile(names(), o, k, "t", nullptr).word_count(), 0u) << "tile " << k;
+}

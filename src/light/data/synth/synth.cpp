@@ -518,14 +518,21 @@ SynthOptions tile_options(const SynthOptions& options, uint64_t index) {
 
 maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index, const std::string& image_key,
                             SynthImage* image) {
-  const SynthOptions opt = tile_options(options, index);
+  SynthOptions opt = tile_options(options, index);
   if (opt.width < 64 || opt.height < 64) throw Error("--size: tiles must be at least 64 x 64 pixels");
-  Builder b(names, opt, mix(opt.seed, index));
-  b.tile.image = image_key;
-  b.background(opt.map_style);
-  b.lettering();
-  if (image) b.finish(image);
-  return std::move(b.tile);
+  // A tile whose lettering is too large for it to place any word is made again with fonts half the
+  // size (every tile of a training set needs a word).
+  for (int attempt = 0;; ++attempt) {
+    Builder b(names, opt, mix(opt.seed, index));
+    b.tile.image = image_key;
+    b.background(opt.map_style);
+    b.lettering();
+    if (!b.tile.groups.empty() || attempt == 5) {
+      if (image) b.finish(image);
+      return std::move(b.tile);
+    }
+    opt.font_scale *= 0.5;
+  }
 }
 
 maptext::Tile phrase_tile(const std::vector<std::string>& words, PhraseLayout layout, int width, int height,
