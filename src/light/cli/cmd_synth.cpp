@@ -65,7 +65,7 @@ void run_synth(const SynthArgs& a) {
   // density 1, classic font sizes) unless told otherwise, so their old command lines make the same
   // tiles; default and the map styles draw the scale per tile.
   const std::string& L = a.layouts;
-  const bool classic = !(L == "default" || L == "atlas" || L == "topographic" || L == "city" || L == "nautical" || L == "regional");
+  const bool classic = !(L == "default" || synth::is_map_style(L));
   double lo = 0, hi = 0;
   if (a.size.find('-') != std::string::npos && !(classic && !a.size_given)) {
     parse_range(a.size, "--size", 64, 20000, lo, hi);
@@ -76,23 +76,20 @@ void run_synth(const SynthArgs& a) {
   if (!(classic && !a.density_given)) {
     opt.vary_density = parse_range(a.density, "--density", 1e-3, 20, lo, hi);
     opt.density = lo, opt.ranges.density_min = lo, opt.ranges.density_max = hi;
-    if (!(opt.density > 0)) throw Error("--density: expected a number in (0, 20]");
   }
   if (a.word_height != "classic" && !(classic && !a.word_height_given)) {
-    const bool range = parse_range(a.word_height, "--word-height", 0.001, 0.5, lo, hi);
+    parse_range(a.word_height, "--word-height", 0.001, 0.5, lo, hi);
     opt.ranges.height_min = lo, opt.ranges.height_max = hi;
     opt.vary_height = true;  // a single value still scales with each tile's side
-    (void)range;
   }
   opt.style = synth::parse_style(a.style);
   // default: every map style, one a tile; a style's name: that style; classic, curvy or weights: atlas plates.
-  if (a.layouts == "default") {
+  if (L == "default") {
     opt.vary_style = true;
-  } else if (a.layouts == "topographic" || a.layouts == "city" || a.layouts == "nautical" || a.layouts == "regional" ||
-             a.layouts == "atlas") {
-    opt.map_style = synth::parse_map_style(a.layouts);
+  } else if (synth::is_map_style(L)) {
+    opt.map_style = synth::parse_map_style(L);
   } else {
-    opt.layouts = synth::parse_layouts(a.layouts);
+    opt.layouts = synth::parse_layouts(L);
   }
   if (!(a.clusters >= 0 && a.clusters <= 1)) throw Error("--clusters: expected a chance in [0, 1]");
   opt.layouts.clusters = a.clusters;

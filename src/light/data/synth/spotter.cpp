@@ -174,19 +174,16 @@ maptext::Tile spot(const maptext::Tile& truth, const SpotterRates& rates, uint64
       const double sd = rates.jitter * height(a, bside);
       const std::u32string chars = utf8_decode(text);
       // This word and the next as one, when the next follows on the same line (not stacked below).
-      const auto next_on_line = [&] {
-        if (k + 1 >= g.size()) return false;
-        const auto [a2, b2] = sides(g[k + 1].vertices);
-        return std::hypot(a2.front().x - a.back().x, a2.front().y - a.back().y) < 1.5 * height(a, bside);
-      };
-      if (!illegible && r.chance(rates.merge) && next_on_line()) {
+      if (!illegible && r.chance(rates.merge) && k + 1 < g.size()) {
         auto [a2, b2] = sides(g[k + 1].vertices);
-        a.insert(a.end(), a2.begin(), a2.end());
-        bside.insert(bside.end(), b2.begin(), b2.end());
-        found.push_back(predicted(jittered(polygon(a, bside, 0, 1), sd, r),
-                                  misread_text(text + g[k + 1].text.value_or(""), rates.char_errors, r)));
-        ++k;
-        continue;
+        if (std::hypot(a2.front().x - a.back().x, a2.front().y - a.back().y) < 1.5 * height(a, bside)) {
+          a.insert(a.end(), a2.begin(), a2.end());
+          bside.insert(bside.end(), b2.begin(), b2.end());
+          found.push_back(predicted(jittered(polygon(a, bside, 0, 1), sd, r),
+                                    misread_text(text + g[k + 1].text.value_or(""), rates.char_errors, r)));
+          ++k;
+          continue;
+        }
       }
       if (!illegible && chars.size() >= 4 && r.chance(rates.split)) {  // two words, cut between characters
         const size_t cut = 1 + r.index(chars.size() - 1);

@@ -53,6 +53,12 @@ MapStyle parse_map_style(const std::string& name) {
   throw Error("map style: expected atlas, topographic, city, nautical or regional, got \"" + name + "\"");
 }
 
+bool is_map_style(const std::string& name) {
+  for (const StyleRow& row : kStyles)
+    if (name == row.name) return true;
+  return false;
+}
+
 const char* map_style_name(MapStyle style) { return kStyles[static_cast<int>(style)].name; }
 
 LayoutMix style_layouts(MapStyle style) { return kStyles[static_cast<int>(style)].layouts; }

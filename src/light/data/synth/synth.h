@@ -44,6 +44,8 @@ LayoutMix parse_layouts(const std::string& spec);
 // names). Regional: a sparse regional map (towns with symbols, spaced region names, rivers).
 enum class MapStyle { Atlas, Topographic, City, Nautical, Regional };
 MapStyle parse_map_style(const std::string& name);
+// Whether `name` names one of the five styles (not "classic", a mix of the first sets).
+bool is_map_style(const std::string& name);
 const char* map_style_name(MapStyle style);
 // The layout mix of a style (Atlas: the classic default).
 LayoutMix style_layouts(MapStyle style);
