@@ -667,3 +667,38 @@ TEST(Robustness, AResumeFromAnEditedStateIsRefusedAndChangesNothing) {
   EXPECT_EQ(snapshot(run), before);
   fs::remove_all(dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The thread pool every per-tile stage uses
+// ---------------------------------------------------------------------------------------------
+#include <atomic>
+
+#include "light/util/parallel.h"
+
+TEST(ThreadPool, EveryItemRunsOnceAndTheFailureALoopWouldMeetFirstIsRethrown) {
+  std::vector<std::atomic<int>> runs(1000);
+  light::parallel_for(runs.size(), 4, [&](size_t k, int worker) {
+    EXPECT_GE(worker, 0);
+    EXPECT_LT(worker, 4);
+    ++runs[k];
+  });
+  for (size_t k = 0; k < runs.size(); ++k) EXPECT_EQ(runs[k].load(), 1) << k;
+  // Items 300 and 700 fail (700 may fail first on another thread): the error is item 300's, and
+  // items claimed after a failure never start.
+  std::atomic<int> started{0};
+  try {
+    light::parallel_for(1000, 4, [&](size_t k, int) {
+      ++started;
+      if (k == 700 || k == 300) throw light::Error("item " + std::to_string(k));
+    });
+    FAIL() << "no error";
+  } catch (const light::Error& e) {
+    EXPECT_STREQ(e.what(), "item 300");
+  }
+  EXPECT_LT(started.load(), 1000);
+  int calls = 0;
+  light::parallel_for(0, 0, [&](size_t, int) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(light::thread_count(8, 3), 3);
+  EXPECT_EQ(light::thread_count(2, 0), 1);
+}
