@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "bench_util.h"
 #include "light/data/inputs.h"
 #include "light/data/synth/synth.h"
 #include "light/image/resize.h"
@@ -45,15 +46,10 @@ struct Fixture {
   Fixture() {
     torch::manual_seed(0);
     net->eval();
-    const synth::Gazetteer names(synth::Gazetteer::default_path());
-    synth::SynthOptions opt;
-    opt.density = 1.6;
-    synth::SynthImage img;
-    const auto tile = synth::generate_tile(names, opt, 11, "t.png", &img);
-    image::RgbImage rgb{img.width, img.height, {}};
-    rgb.rgb.resize(img.bgr.size());
-    for (size_t i = 0; i < img.bgr.size(); i += 3) rgb.rgb[i] = img.bgr[i + 2], rgb.rgb[i + 1] = img.bgr[i + 1], rgb.rgb[i + 2] = img.bgr[i];
-    pixels = image::pixel_values(image::pil_resize_bilinear(rgb, 224, 224));
+    const bench::SynthTile t = bench::synth_tile(1.6, 11);
+    const maptext::Tile& tile = t.tile;
+    const synth::SynthImage& img = t.image;
+    pixels = image::pixel_values(image::pil_resize_bilinear(t.rgb, 224, 224));
     const auto words = data::select_words(tile, img.width, img.height, {});
     polys.width = img.width, polys.height = img.height;
     for (const auto& g : tile.groups)

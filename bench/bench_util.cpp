@@ -67,6 +67,19 @@ SynthPair make_eval_data(int tiles, int words, uint64_t seed, double canvas) {
   return out;
 }
 
+SynthTile synth_tile(double density, uint64_t seed) {
+  const synth::Gazetteer names(synth::Gazetteer::default_path());
+  synth::SynthOptions opt;
+  opt.density = density;
+  SynthTile t;
+  t.tile = synth::generate_tile(names, opt, seed, "t.png", &t.image);
+  t.rgb = {t.image.width, t.image.height, {}};
+  t.rgb.rgb.resize(t.image.bgr.size());
+  for (size_t i = 0; i < t.image.bgr.size(); i += 3)
+    t.rgb.rgb[i] = t.image.bgr[i + 2], t.rgb.rgb[i + 1] = t.image.bgr[i + 1], t.rgb.rgb[i + 2] = t.image.bgr[i];
+  return t;
+}
+
 double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);

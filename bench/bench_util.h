@@ -3,7 +3,9 @@
 #pragma once
 #include <cstdint>
 
+#include "light/data/synth/synth.h"
 #include "light/geometry/polygon.h"
+#include "light/image/resize.h"
 #include "light/maptext.h"
 
 namespace light::bench {
@@ -15,6 +17,14 @@ struct SynthPair {
 // `tiles` tiles of `words` words each (groups of 1-4 words) on a `canvas` x `canvas` tile. Predictions
 // shift and stretch each word by up to 3 px / 5%, change one letter in 20% of the words, and split 10% of phrases.
 SynthPair make_eval_data(int tiles, int words, uint64_t seed, double canvas = 2000);
+
+// One tile of `light synth`'s first style (2000 x 2000 px) at `density`, and its image as RGB.
+struct SynthTile {
+  maptext::Tile tile;
+  synth::SynthImage image;  // BGR, as drawn
+  image::RgbImage rgb;
+};
+SynthTile synth_tile(double density, uint64_t seed);
 
 // Peak resident memory of this process so far, in MiB.
 double peak_rss_mib();

@@ -25,4 +25,10 @@ if [ "$fscore" != "$expected" ]; then
   echo "example edges_fscore $fscore, light eval $expected" >&2
   exit 1
 fi
+# The installed `light` finds the installed default model (bin/../share/light/models/light-small).
+if [ -f "$src/models/light-small/config.json" ]; then
+  env -u LIGHT_MODEL "$work/prefix/bin/light" info > "$work/info.out" 2>&1
+  grep -q "default model (light link): $work/prefix/bin/../share/light/models/light-small\|default model (light link): $work/prefix/share/light/models/light-small" "$work/info.out" ||
+    { echo "the installed light does not find the installed default model:" >&2; cat "$work/info.out" >&2; exit 1; }
+fi
 echo "example built against the installed package; edges_fscore $fscore as light eval"

@@ -4,6 +4,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "light/maptext.h"
@@ -112,6 +113,49 @@ TEST(Cli, LinkRegroupsEveryWordAndEvalScoresIt) {
   r = run_light("link --method nearest --words " + q(kGt) + " -o " + q(dir + "/o.json"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--method: expected distance or mst"), std::string::npos) << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, LinkWithoutAMethodRunsTheDefaultModelWhichInfoNames) {
+  const std::string dir = temp_dir();
+  const std::string model = std::string(LIGHT_FIXTURES_DIR) + "/model";
+  ::setenv("LIGHT_MODEL", model.c_str(), 1);
+  RunResult r = run_light("info");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("default model (light link): " + model), std::string::npos) << r.out;
+  // A LIGHT_MODEL that is not a model folder is named, and nothing is written.
+  ::setenv("LIGHT_MODEL", dir.c_str(), 1);
+  r = run_light("link --words " + q(kGt) + " --images " + q(dir) + " -o " + q(dir + "/o.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("LIGHT_MODEL=" + dir + ": not a model folder"), std::string::npos) << r.err;
+  EXPECT_FALSE(file_exists(dir + "/o.json"));
+  // Both a model and a method: refused.
+  r = run_light("link --method distance --model " + q(model) + " --words " + q(kGt) + " -o " + q(dir + "/o.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("not both"), std::string::npos) << r.err;
+  ::unsetenv("LIGHT_MODEL");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
+  // build/light finds models/light-small in the source tree above it (../models/light-small).
+  ::unsetenv("LIGHT_MODEL");
+  const std::string dir = temp_dir();
+  const std::string tile = std::string(LIGHT_SOURCE_DIR) + "/data/synth-example";
+  RunResult r = run_light("link --words " + q(tile + "/annotations.json") + " --images " + q(tile) + " -o " + q(dir + "/m.json") + " -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto in = light::maptext::read_maptext(tile + "/annotations.json", {light::maptext::Kind::GroundTruth});
+  const auto out = light::maptext::read_maptext(dir + "/m.json", {light::maptext::Kind::Predictions});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].word_count(), in[0].word_count());
+  r = run_light("link --method distance --words " + q(tile + "/annotations.json") + " -o " + q(dir + "/d.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto fscore = [&](const std::string& pred) {
+    const RunResult e = run_light("eval --gt " + q(tile + "/annotations.json") + " --pred " + q(pred) + " --task detedges");
+    const auto p = e.out.find("\"edges_fscore\": ");
+    return p == std::string::npos ? -1.0 : std::stod(e.out.substr(p + 16));
+  };
+  EXPECT_GT(fscore(dir + "/m.json"), fscore(dir + "/d.json"));
   std::filesystem::remove_all(dir);
 }
 

@@ -657,6 +657,136 @@ TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(PairwiseHead, PairFeaturesReadTheSecondWordInTheFirstWordsFrame) {
+  // Word 0 runs from (0, 0) to (10, 0), 2 high; word 1 starts 2 further on the same line; word 2 sits a
+  // line below word 0's start, upright rotated by 90 degrees.
+  const torch::Tensor frames = torch::tensor({0.0, 0.0, 10.0, 0.0, 2.0, 12.0, 0.0, 20.0, 0.0, 2.0, 0.0, 4.0, 0.0, 14.0, 4.0},
+                                             torch::kFloat64)
+                                   .view({3, 5});
+  const torch::Tensor phi = pair_features(frames);
+  ASSERT_EQ(phi.sizes(), (std::vector<int64_t>{3, 3, kPairFeatures}));
+  auto at = [&](int i, int j, int f) { return phi[i][j][f].item<double>(); };
+  EXPECT_NEAR(at(0, 1, 0), std::log1p(1.0), 1e-12);   // gap 2 along / height 2
+  EXPECT_NEAR(at(0, 1, 1), 0.0, 1e-12);               // same line
+  EXPECT_NEAR(at(0, 1, 2), std::log1p(5.5), 1e-12);   // centres 11 apart
+  EXPECT_NEAR(at(0, 1, 4), std::log1p(6.0), 1e-12);   // starts 12 apart
+  EXPECT_NEAR(at(0, 2, 5), std::log1p(2.0), 1e-12);   // start 4 below (across, down) / 2
+  EXPECT_NEAR(at(0, 1, 7), 1.0, 1e-12);               // same direction
+  EXPECT_NEAR(at(0, 2, 7), 0.0, 1e-12);
+  EXPECT_NEAR(at(0, 2, 8), 1.0, 1e-12);               // turned clockwise on screen (y down)
+  EXPECT_NEAR(at(1, 0, 6), 0.0, 1e-12);               // equal heights
+  EXPECT_NEAR(at(0, 1, 9), std::log(8.0 / 2.0), 1e-12);
+  EXPECT_EQ(at(1, 1, 10), 1.0);
+  EXPECT_EQ(at(0, 1, 10), 0.0);
+}
+
+TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
+  torch::manual_seed(3);
+  ModelConfig c = tiny_config(Modalities::LIG);
+  LightTextLinking paper(c);
+  EXPECT_FALSE(paper->successor_pair);
+  c.head = SuccessorHead::Pairwise;
+  LightTextLinking pairwise(c);
+  ASSERT_TRUE(pairwise->successor_pair);
+  size_t extra = 0;
+  for (const auto& p : pairwise->named_parameters())
+    if (p.key().find("_pair.") != std::string::npos) ++extra;
+  EXPECT_EQ(extra, 2u * 6u);  // geometry (weight, bias), from, to, out (weight, bias) in each direction
+  Batch b = tiny_batch(torch::kFloat32, 4);
+  pairwise->eval();
+  EXPECT_THROW(pairwise->forward(b), std::exception);  // no word frames
+  b.word_frames = {torch::tensor({0.1, 0.1, 0.3, 0.1, 0.02, 0.32, 0.1, 0.5, 0.1, 0.02, 0.1, 0.5, 0.2, 0.5, 0.02, 0.1, 0.7, 0.3,
+                                  0.7, 0.03, 0.35, 0.7, 0.6, 0.7, 0.03}, torch::kFloat32).view({5, 5})};
+  const TileOutputs t = pairwise->forward(b).tiles[0];
+  EXPECT_EQ(t.logits.sizes(), (std::vector<int64_t>{5, 5}));
+  EXPECT_TRUE(torch::isfinite(t.total_loss({true, true})).item<bool>());
+  // Written and read back through config.json; absent from a paper model's.
+  const std::string dir = test::temp_dir();
+  write_model_config(dir + "/p.json", c);
+  const ModelConfig back = read_model_config(dir + "/p.json");
+  EXPECT_EQ(back.head, SuccessorHead::Pairwise);
+  EXPECT_EQ(back.pair_hidden, 64);
+  write_model_config(dir + "/b.json", tiny_config(Modalities::LIG));
+  EXPECT_EQ(read_file(dir + "/b.json").find("successor_head"), std::string::npos);
+  EXPECT_EQ(read_file(dir + "/b.json").find("window_word_height"), std::string::npos);
+  EXPECT_EQ(read_file(dir + "/b.json").find("no_successor_bias"), std::string::npos);
+  c.no_successor_bias = 3.5;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").no_successor_bias, 3.5);
+  test::write_text(dir + "/bad.json", "{\"no_successor_bias\": 0}");
+  try {
+    read_model_config(dir + "/bad.json");
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no_successor_bias: expected a positive factor"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Losses, RowsWhoseNeighbourLiesBeyondTheWindowAreLeftOut) {
+  torch::manual_seed(5);
+  const torch::Tensor logits = torch::randn({3, 3}), bi = torch::randn({3, 3});
+  const std::vector<int64_t> labels = {data::word_label(0, 1), data::word_label(0, 2), data::word_label(1, 1)};
+  TileOutputs all, cut;
+  link_losses(logits, bi, labels, 0.25, 2.0, all);
+  link_losses(logits, bi, labels, 0.25, 2.0, cut, {1, 0, 0}, {0, 0, 0});
+  // Word 0's successor row is left out: the CE is the mean over rows 1 and 2 (both "no successor").
+  const torch::Tensor rows = logits.slice(0, 1, 3);
+  const double expected = torch::nn::functional::cross_entropy(rows, torch::tensor({1, 2}, torch::kLong)).item<double>();
+  EXPECT_NEAR(cut.base_loss.item<double>(), expected, 1e-6);
+  EXPECT_NE(cut.base_loss.item<double>(), all.base_loss.item<double>());
+  EXPECT_NEAR(cut.bidirection_loss.item<double>(), all.bidirection_loss.item<double>(), 1e-7);
+  TileOutputs none;
+  link_losses(logits, bi, labels, 0.25, 2.0, none, {1, 1, 1}, {});
+  EXPECT_EQ(none.base_loss.item<double>(), 0.0);
+}
+
+TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
+  const std::string dir = test::temp_dir();
+  synth::SynthOptions so;
+  so.width = so.height = 1200;
+  so.seed = 6;
+  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/two", 2, 1, false);
+  train::TrainOptions o;
+  o.train_json = o.val_json = dir + "/two/annotations.json";
+  o.train_images = o.val_images = dir + "/two";
+  o.out_dir = dir + "/run";
+  o.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
+  o.config = "tiny";
+  o.head = "pairwise";
+  o.window_word_height = 0.04;  // windows of about half the tile
+  o.max_epochs = 2;
+  o.lr = 1e-3;
+  o.threads = 2;
+  train::train(o);
+  const ModelConfig c = read_model_config(dir + "/run/best/config.json");
+  EXPECT_EQ(c.head, SuccessorHead::Pairwise);
+  EXPECT_DOUBLE_EQ(c.window_word_height, 0.04);
+  ModelLinkOptions lo;
+  ModelLinkReport r;
+  const auto linked = link_with_model(data, dir + "/run/best", dir + "/two", lo, &r);
+  EXPECT_EQ(count_words(linked), count_words(data));
+  EXPECT_EQ(r.windowed_tiles, 2u);
+  // A no-successor bias beyond any probability ratio leaves every word alone.
+  lo.no_successor_bias = 1e6;
+  for (const auto& t : link_with_model(data, dir + "/run/best", dir + "/two", lo, &r))
+    for (const auto& g : t.groups) EXPECT_EQ(g.size(), 1u);
+  lo.no_successor_bias = -1;
+  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  // Fine-tuning from it takes its sizes, head and windows from its config.json.
+  train::TrainOptions f = o;
+  f.out_dir = dir + "/fine";
+  f.init = dir + "/run/best";
+  f.head = "bilinear";
+  f.window_word_height = 0;
+  f.max_epochs = 1;
+  train::train(f);
+  const ModelConfig fc = read_model_config(dir + "/fine/best/config.json");
+  EXPECT_EQ(fc.head, SuccessorHead::Pairwise);
+  EXPECT_DOUBLE_EQ(fc.window_word_height, 0.04);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Train, ANonFiniteLossStopsTheRunAndKeepsItsLastCheckpoint) {
   const std::string dir = test::temp_dir();
   synth::SynthOptions so;

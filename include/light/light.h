@@ -52,6 +52,7 @@ struct LinkByModelOptions {
   std::string device = "cpu";  // cpu | cuda
   int threads = 0;             // LibTorch threads (0: all cores)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
+  double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;
@@ -60,6 +61,10 @@ struct LinkByModelReport {
 // run's best/; `images_dir`: the folder holding each tile's image (its key, or the key's basename).
 maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
                                const LinkByModelOptions& options = {}, LinkByModelReport* report = nullptr);
+// The bundled default model's folder as `light link` finds it: $LIGHT_MODEL, else models/light-small
+// beside the running program, under its install prefix (../share/light/models/), or in the source
+// tree above a build folder; "" when there is none.
+std::string default_model();
 
 // ---- Fine-tune a LIGHT model on annotated tiles (`light train`) ----------------------------------
 struct FineTuneOptions {

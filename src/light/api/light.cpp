@@ -3,6 +3,7 @@
 
 #include "light/eval/evaluator.h"
 #include "light/link/heuristic_linking.h"
+#include "light/link/default_model.h"
 #include "light/link/model_linking.h"
 #include "light/train/trainer.h"
 
@@ -29,6 +30,8 @@ maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHe
   return link::link_heuristic(words, o);
 }
 
+std::string default_model() { return link::find_default_model(link::executable_dir()); }
+
 maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
                                const LinkByModelOptions& options, LinkByModelReport* report) {
   link::ModelLinkOptions o;
@@ -36,6 +39,7 @@ maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string&
   o.device = options.device;
   o.threads = options.threads;
   o.max_length = options.max_length;
+  o.no_successor_bias = options.no_successor_bias;
   link::ModelLinkReport r;
   maptext::Dataset out = link::link_with_model(words, model_dir, images_dir, o, &r);
   if (report) *report = {r.tiles, r.words, r.model_words, r.windowed_tiles, r.cycles_broken};

@@ -21,9 +21,10 @@ bool needs_full(const std::vector<std::string>& args) {
   for (const auto& c : kFullCommands)
     if (args[0] == c.name) return true;
   if (args[0] != "link") return false;
+  // A model links unless a heuristic is asked for (--method); --help is answered where --model is.
   for (const auto& a : args)
-    if (a == "--model" || a.rfind("--model=", 0) == 0) return true;
-  return false;
+    if (a == "--method" || a.rfind("--method=", 0) == 0) return false;
+  return true;
 }
 
 int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_full_commands) {

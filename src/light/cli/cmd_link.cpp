@@ -6,6 +6,7 @@
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
+#include "light/link/default_model.h"
 #include "light/link/heuristic_linking.h"
 #include "light/maptext.h"
 #include "light/error.h"
@@ -15,9 +16,22 @@ namespace light::cli {
 
 namespace {
 void run_link(const LinkArgs& a) {
-  if (!a.model.empty() == !a.method.empty()) throw Error("light link: give either --model DIR or --method distance|mst");
-  check_output_is_not_input("-o/--out", a.out, {{"--words", a.words}, {"--model", a.model}, {"--images", a.images}, {"--tokenizer", a.tokenizer}});
-  if (!a.model.empty()) return run_link_with_model(a);
+  if (!a.model.empty() && !a.method.empty()) throw Error("light link: give --model DIR or --method distance|mst, not both");
+  if (a.method.empty()) {  // a model: the one named, else the bundled default
+    LinkArgs m = a;
+    if (m.model.empty()) {
+      m.model = link::find_default_model(link::executable_dir());
+      if (m.model.empty()) {
+        std::string looked;
+        for (const auto& c : link::default_model_candidates(link::executable_dir())) looked += (looked.empty() ? "" : ", ") + c;
+        throw Error(std::string("light link: no model given and the bundled model \"") + link::kDefaultModelName + "\" is not found (looked in " +
+                    looked + "); give --model DIR, set LIGHT_MODEL, or link with --method distance|mst");
+      }
+    }
+    check_output_is_not_input("-o/--out", m.out, {{"--words", m.words}, {"--model", m.model}, {"--images", m.images}, {"--tokenizer", m.tokenizer}});
+    return run_link_with_model(m);
+  }
+  check_output_is_not_input("-o/--out", a.out, {{"--words", a.words}});
   link::HeuristicOptions opt;
   opt.method = baselines::parse_method(a.method);
   opt.order = link::parse_order(a.order);
@@ -36,11 +50,15 @@ void run_link(const LinkArgs& a) {
 void add_link_command(CLI::App& app) {
   auto args = std::make_shared<LinkArgs>();
   CLI::App* cmd = app.add_subcommand("link", "Link the words of every tile into ordered phrases");
-  cmd->add_option("--model", args->model, "LIGHT model folder (config.json, model.safetensors, tokenizer files)");
+  cmd->add_option("--model", args->model,
+                  std::string("LIGHT model folder (config.json, model.safetensors, tokenizer files); default: the bundled ") +
+                      link::kDefaultModelName + " (or $LIGHT_MODEL) unless --method is given");
   cmd->add_option("--images", args->images, "Folder holding the tiles (with --model)");
   cmd->add_option("--tokenizer", args->tokenizer, "Tokenizer folder, if not in the model folder (with --model)");
   cmd->add_option("--device", args->device, "cpu | cuda (with --model)")->capture_default_str();
   cmd->add_option("--max-length", args->max_length, "Token window (with --model)")->capture_default_str();
+  cmd->add_option("--no-successor-bias", args->no_successor_bias,
+                  "Multiply each word's \"no successor\" probability by this before decoding (default: the model's config; 1: the paper's)");
   cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)");
   cmd->add_option("--words", args->words, "MapText JSON whose words to link (ground truth or spotter output)")
       ->required();

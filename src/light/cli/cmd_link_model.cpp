@@ -10,12 +10,15 @@
 namespace light::cli {
 
 void run_link_with_model(const LinkArgs& a) {
-  if (a.images.empty()) throw Error("--model needs --images DIR (the tiles the words were found on)");
+  if (a.images.empty())
+    throw Error("linking with a model (--model, or the bundled default) needs --images DIR (the tiles the words were found on); "
+                "--method distance|mst links without images");
   link::ModelLinkOptions mo;
   mo.tokenizer_dir = a.tokenizer;
   mo.device = a.device;
   mo.threads = a.threads;
   mo.max_length = a.max_length;
+  mo.no_successor_bias = a.no_successor_bias;
   mo.progress = !a.quiet;
   const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
   link::ModelLinkReport report;

@@ -43,7 +43,8 @@ inline constexpr FullCommand kFullCommands[] = {
     {"info", "Show versions, threads, devices and the BLAS kernel in use"},
 };
 const char* full_command_description(const std::string& name);
-// Whether this command line is light-full's: one of kFullCommands, or `link` with `--model`.
+// Whether this command line is light-full's: one of kFullCommands, or `link` without `--method`
+// (a model links: --model, else the bundled default).
 bool needs_full(const std::vector<std::string>& args);
 
 // `light link --model`: defined in cmd_link_model.cpp (light-full); the `light` binary has a stand-in

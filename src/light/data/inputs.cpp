@@ -37,7 +37,10 @@ std::pair<int64_t, int64_t> split_label(int64_t label) {
 std::vector<ModelWord> select_words(const maptext::Tile& tile, int width, int height, const SelectOptions& opt) {
   if (width <= 0 || height <= 0) throw Error("image \"" + tile.image + "\": bad image size");
   std::vector<ModelWord> out;
-  const double rx = 1000.0 / width, ry = 1000.0 / height;
+  const Region frame = opt.region ? *opt.region : Region{0, 0, static_cast<double>(width), static_cast<double>(height)};
+  if (!(frame.width() > 0 && frame.height() > 0)) throw Error("image \"" + tile.image + "\": empty window");
+  const double rx = 1000.0 / frame.width(), ry = 1000.0 / frame.height();
+  std::vector<std::pair<int64_t, int64_t>> outside, kept;  // (group, seq) of the words left outside the region, and of `out`
   size_t source = 0;
   for (size_t g = 0; g < tile.groups.size(); ++g) {
     int64_t seq = 0;
@@ -47,15 +50,27 @@ std::vector<ModelWord> select_words(const maptext::Tile& tile, int width, int he
       const int64_t label = word_label(g, ++seq);
       const geometry::BBox b = geometry::bbox(w.vertices);
       if (b.x0 == b.x1 || b.y0 == b.y1) continue;  // zero width or height: skipped after labelling
+      if (opt.region) {
+        const double cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
+        if (!(cx >= frame.x0 && cx < frame.x1 && cy >= frame.y0 && cy < frame.y1)) {
+          outside.emplace_back(static_cast<int64_t>(g), seq);
+          continue;
+        }
+      }
       ModelWord m;
       m.source = src;
       m.label = label;
-      m.bbox = {static_cast<int64_t>(b.x0 * rx), static_cast<int64_t>(b.y0 * ry), static_cast<int64_t>(b.x1 * rx),
-                static_cast<int64_t>(b.y1 * ry)};
+      if (opt.region) {
+        m.bbox = {static_cast<int64_t>(std::floor((b.x0 - frame.x0) * rx)), static_cast<int64_t>(std::floor((b.y0 - frame.y0) * ry)),
+                  static_cast<int64_t>(std::floor((b.x1 - frame.x0) * rx)), static_cast<int64_t>(std::floor((b.y1 - frame.y0) * ry))};
+      } else {  // the reference's truncation, exactly
+        m.bbox = {static_cast<int64_t>(b.x0 * rx), static_cast<int64_t>(b.y0 * ry), static_cast<int64_t>(b.x1 * rx),
+                  static_cast<int64_t>(b.y1 * ry)};
+      }
       m.polygon.assign(kPolygonValues, kPolygonPad);
       for (size_t k = 0; k < w.vertices.size() && 2 * k + 1 < kPolygonValues; ++k) {
-        m.polygon[2 * k] = static_cast<float>(w.vertices[k].x / width);
-        m.polygon[2 * k + 1] = static_cast<float>(w.vertices[k].y / height);
+        m.polygon[2 * k] = static_cast<float>((w.vertices[k].x - frame.x0) / frame.width());
+        m.polygon[2 * k + 1] = static_cast<float>((w.vertices[k].y - frame.y0) / frame.height());
       }
       const std::string text = w.text.value_or("");
       if (text.empty()) {
@@ -65,6 +80,15 @@ std::vector<ModelWord> select_words(const maptext::Tile& tile, int width, int he
           if (c != ' ') m.text.push_back(c);
       }
       out.push_back(std::move(m));
+      kept.emplace_back(static_cast<int64_t>(g), seq);
+    }
+  }
+  if (!outside.empty()) {
+    std::sort(outside.begin(), outside.end());
+    for (size_t k = 0; k < out.size(); ++k) {
+      const auto [g, s] = kept[k];
+      out[k].next_outside = std::binary_search(outside.begin(), outside.end(), std::make_pair(g, s + 1));
+      out[k].prev_outside = std::binary_search(outside.begin(), outside.end(), std::make_pair(g, s - 1));
     }
   }
   if (opt.sort) {

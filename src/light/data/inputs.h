@@ -32,11 +32,25 @@ struct ModelWord {
   int64_t label = 0;
   std::array<int64_t, 4> bbox{};     // x0, y0, x1, y1 scaled to 0–1000 (truncated, not yet clipped)
   std::vector<float> polygon;        // 32 values: x/W, y/H, ... padded with -100
+  // In a window (SelectOptions::region): the word's successor, or predecessor, is a word of the tile
+  // outside the window. Its link is unknown there: the losses leave that row out.
+  bool next_outside = false, prev_outside = false;
+};
+
+// A part of a tile in its pixel frame (a scale window); it may reach beyond the tile.
+struct Region {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  double width() const { return x1 - x0; }
+  double height() const { return y1 - y0; }
 };
 
 struct SelectOptions {
   bool sort = true;        // test order: (y, x) of the first polygon point; false keeps group order
   uint64_t shuffle_seed = 0;  // with sort = false and a non-zero seed: a seeded random order (training)
+  // When set: only the words whose box centre lies in the region (x0 <= x < x1, y0 <= y < y1), their
+  // boxes and polygons in the region's frame (0..1000 and 0..1 over its width and height), and their
+  // next_outside / prev_outside marks set.
+  const Region* region = nullptr;
 };
 
 // The words the model sees, in model order: labelled (not illegible, not truncated), with a box of
@@ -54,6 +68,7 @@ struct TileInputs {
   std::vector<ModelWord> words;                // the words in the window, model order
   std::vector<size_t> beyond_window;           // model-order indices of words left out: no room, or no token
   int real_tokens = 0;                         // <s>, word tokens, </s>
+  double aspect = 1.0;                         // the frame's width over its height in pixels (tile or window)
 };
 
 using SpecialIds = text::SpecialIds;  // <s>, <pad>, </s>: a tokenizer's special_ids()

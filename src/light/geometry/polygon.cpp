@@ -38,4 +38,27 @@ double signed_area(const Polygon& poly) {
 
 double area(const Polygon& poly) { return std::fabs(signed_area(poly)); }
 
+ReadingFrame reading_frame(const Polygon& poly) {
+  ReadingFrame f;
+  const size_t n = poly.size();
+  if (n >= 4) {
+    const Point& a = poly[0];
+    const Point& b = poly[n - 1];
+    const Point& c = poly[n / 2 - 1];
+    const Point& d = poly[n / 2];
+    f.start = {(a.x + b.x) / 2, (a.y + b.y) / 2};
+    f.end = {(c.x + d.x) / 2, (c.y + d.y) / 2};
+    const double length = std::hypot(f.end.x - f.start.x, f.end.y - f.start.y);
+    if (length > 1e-9) {
+      f.height = area(poly) / length;
+      return f;
+    }
+  }
+  const BBox b = bbox(poly);
+  f.start = {b.x0, (b.y0 + b.y1) / 2};
+  f.end = {b.x1, (b.y0 + b.y1) / 2};
+  f.height = b.height();
+  return f;
+}
+
 }  // namespace light::geometry

@@ -32,4 +32,15 @@ double signed_area(const Polygon& poly);
 // Absolute shoelace area; for a simple polygon this equals GEOS's area.
 double area(const Polygon& poly);
 
+// A word polygon's reading frame, as MapText lays its vertices out (the first half runs along the top
+// edge from the word's start to its end, the second half back along the bottom edge): `start` is the
+// midpoint of the first and last vertex, `end` the midpoint of the two middle vertices, and `height`
+// the area divided by the start-to-end length (a box's height; a curved band's mean thickness). With
+// fewer than 4 vertices, or a degenerate axis, the frame is the bounding box's (left to right).
+struct ReadingFrame {
+  Point start, end;
+  double height = 0.0;
+};
+ReadingFrame reading_frame(const Polygon& poly);
+
 }  // namespace light::geometry

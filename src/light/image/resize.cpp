@@ -1,5 +1,6 @@
 #include "light/image/resize.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -222,6 +223,19 @@ std::vector<float> pixel_values(const RgbImage& img) {
       const float x = static_cast<float>(img.rgb[i * 3 + c] * (1.0 / 255.0));
       out[c * plane + i] = (x - 0.5f) / 0.5f;
     }
+  return out;
+}
+
+RgbImage crop_padded(const RgbImage& in, int x0, int y0, int width, int height, uint8_t fill) {
+  if (width <= 0 || height <= 0) throw Error("crop: empty region");
+  RgbImage out;
+  out.width = width, out.height = height;
+  out.rgb.assign(static_cast<size_t>(width) * height * 3, fill);
+  const int xa = std::max(0, x0), xb = std::min(in.width, x0 + width);
+  if (xa >= xb) return out;
+  for (int y = std::max(0, y0); y < std::min(in.height, y0 + height); ++y)
+    std::copy(in.rgb.begin() + (static_cast<size_t>(y) * in.width + xa) * 3, in.rgb.begin() + (static_cast<size_t>(y) * in.width + xb) * 3,
+              out.rgb.begin() + (static_cast<size_t>(y - y0) * width + (xa - x0)) * 3);
   return out;
 }
 

@@ -35,6 +35,10 @@ std::pair<int, int> image_size(const std::string& path);
 // Pillow's Image.resize((w, h), resample=BILINEAR) of an RGB image, byte for byte.
 RgbImage pil_resize_bilinear(const RgbImage& in, int width, int height);
 
+// The pixels [x0, x0 + width) x [y0, y0 + height) of an image; what lies outside it is `fill` (grey
+// level, all three channels).
+RgbImage crop_padded(const RgbImage& in, int x0, int y0, int width, int height, uint8_t fill = 255);
+
 // LayoutLMv3ImageProcessor's rescale and normalise: x = float32(u * (1/255)) (product in double),
 // then (x - 0.5f) / 0.5f; returned channels first (3 x h x w).
 std::vector<float> pixel_values(const RgbImage& img);

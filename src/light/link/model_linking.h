@@ -1,8 +1,10 @@
 // `light link --model`: every tile through LIGHT, every input word in the output exactly once.
 // (No LibTorch here: the model is a model::Predictor.)
 #pragma once
+#include <memory>
 #include <string>
 
+#include "light/image/resize.h"
 #include "light/maptext.h"
 
 namespace light::link {
@@ -12,6 +14,7 @@ struct ModelLinkOptions {
   std::string device = "cpu"; // "cpu" or "cuda"
   int threads = 0;            // LibTorch threads (0 = all cores)
   int max_length = 1000;      // token window
+  double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
   bool progress = false;
 };
 
@@ -19,6 +22,19 @@ struct ModelLinkReport {
   size_t tiles = 0, words = 0, model_words = 0;
   size_t windowed_tiles = 0;   // tiles longer than one window (covered by overlapping windows)
   size_t cycles_broken = 0;    // successor cycles the reference would have dropped
+};
+
+// A model and its tokenizer, loaded once, linking one tile at a time.
+class ModelLinker {
+ public:
+  ModelLinker(const std::string& model_dir, const ModelLinkOptions& options);
+  ~ModelLinker();
+  // The tile's words linked afresh (its grouping ignored); `image` is the tile's image. Adds to `report`.
+  maptext::Tile link(const maptext::Tile& tile, const image::RgbImage& image, ModelLinkReport& report);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Links the words of every tile (grouping of the input ignored). Words the model does not see

@@ -1,5 +1,7 @@
 #include "light/model/light.h"
+
 #include "light/error.h"
+#include "light/geometry/polygon.h"
 
 namespace light::model {
 
@@ -31,14 +33,36 @@ Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::v
     masks.push_back(torch::from_blob(const_cast<int64_t*>(in.attention_mask.data()), {T}, i64).clone());
     polys.push_back(torch::from_blob(const_cast<float*>(in.polygons.data()), {T, P}).clone());
     pix.push_back(torch::from_blob(const_cast<float*>(pixels[k]->data()), {3, S, S}).clone());
-    std::vector<int64_t> first, labels;
+    std::vector<int64_t> first, labels, next_out, prev_out;
     for (int64_t t : in.first_token_indices)
       if (t != -999) {
         first.push_back(t);
         if (options.labels) labels.push_back(in.labels.at(static_cast<size_t>(t)));
       }
     b.first_token_indices.push_back(torch::tensor(first, torch::kInt64).to(device));
-    if (options.labels) b.word_labels.push_back(torch::tensor(labels, torch::kInt64));
+    if (options.labels) {
+      b.word_labels.push_back(torch::tensor(labels, torch::kInt64));
+      if (in.words.size() == first.size()) {
+        for (const auto& w : in.words) next_out.push_back(w.next_outside), prev_out.push_back(w.prev_outside);
+        b.next_outside.push_back(torch::tensor(next_out, torch::kInt64));
+        b.prev_outside.push_back(torch::tensor(prev_out, torch::kInt64));
+      }
+    }
+    if (config.head == SuccessorHead::Pairwise) {
+      if (in.words.size() != first.size())
+        throw Error("make_batch: tile " + std::to_string(k) + ": a pairwise head needs each word's polygon (" +
+                    std::to_string(in.words.size()) + " words for " + std::to_string(first.size()) + " first tokens)");
+      std::vector<float> frames;
+      for (const auto& w : in.words) {
+        geometry::Polygon poly;
+        for (size_t v = 0; v + 1 < w.polygon.size(); v += 2)
+          if (w.polygon[v] != data::kPolygonPad) poly.push_back({w.polygon[v] * in.aspect, w.polygon[v + 1]});
+        const geometry::ReadingFrame f = geometry::reading_frame(poly);
+        frames.insert(frames.end(), {static_cast<float>(f.start.x), static_cast<float>(f.start.y), static_cast<float>(f.end.x),
+                                     static_cast<float>(f.end.y), static_cast<float>(f.height)});
+      }
+      b.word_frames.push_back(torch::tensor(frames).view({static_cast<int64_t>(in.words.size()), 5}).to(device));
+    }
   }
   b.input_ids = torch::stack(ids).to(device);
   b.bbox = torch::stack(boxes).to(device);

@@ -58,6 +58,10 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.losses.bidirection) aux.push_back("bidirection");
   if (c.losses.focal) aux.push_back("focal");
   j["loss"] = {{"aux_losses", aux}, {"focal_alpha", c.focal_alpha}, {"focal_gamma", c.focal_gamma}};
+  // Beyond the paper: written only when used, so that a paper model's config.json is unchanged.
+  if (c.head != SuccessorHead::Bilinear) j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
+  if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
+  if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
   write_file_atomic(path, j.dump(1) + "\n");
 }
 
@@ -140,7 +144,20 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           std::to_string(c.focal_alpha));
   require(std::isfinite(c.focal_gamma) && c.focal_gamma >= 0 && c.focal_gamma <= 100, where, "loss.focal_gamma",
           "a number in [0, 100]", std::to_string(c.focal_gamma));
+  positive(c.pair_hidden, 1 << 12, where, "successor_head.hidden");
+  require(c.window_word_height == 0 || (std::isfinite(c.window_word_height) && c.window_word_height > 0 && c.window_word_height < 0.5),
+          where, "window_word_height", "0 (no scale windows) or a fraction in (0, 0.5)", std::to_string(c.window_word_height));
+  require(std::isfinite(c.no_successor_bias) && c.no_successor_bias > 0 && c.no_successor_bias <= 1e6, where, "no_successor_bias",
+          "a positive factor (1: the paper's decoding)", std::to_string(c.no_successor_bias));
 }
+
+SuccessorHead parse_successor_head(const std::string& name) {
+  if (name == "bilinear") return SuccessorHead::Bilinear;
+  if (name == "pairwise") return SuccessorHead::Pairwise;
+  throw Error("successor head: expected bilinear or pairwise, got \"" + name + "\"");
+}
+
+const char* successor_head_name(SuccessorHead h) { return h == SuccessorHead::Pairwise ? "pairwise" : "bilinear"; }
 
 void check_max_length(int max_length, const ModelConfig& config, const std::string& where) {
   const int most = config.layoutlmv3.max_position_embeddings - config.layoutlmv3.pad_token_id - 1;
@@ -279,6 +296,19 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
       }
     }
   }
+  if (j.contains("successor_head")) {
+    const auto& h = j["successor_head"];
+    if (!h.is_object() || !h.contains("kind") || !h["kind"].is_string())
+      throw Error(path + ": successor_head: expected {\"kind\": \"bilinear\" or \"pairwise\", \"hidden\": N}");
+    try {
+      c.head = parse_successor_head(h["kind"].get<std::string>());
+    } catch (const Error& e) {
+      throw Error(path + ": successor_head.kind: " + e.what());
+    }
+    get(h, "hidden", c.pair_hidden, path + ": successor_head");
+  }
+  get(j, "window_word_height", c.window_word_height, path);
+  get(j, "no_successor_bias", c.no_successor_bias, path);
   if (j.contains("modalities")) {
     if (!j["modalities"].is_string()) throw Error(path + ": modalities: expected \"G\", \"L\", \"LI\" or \"LIG\"");
     c.modalities = parse_modalities(j["modalities"].get<std::string>());

@@ -42,6 +42,12 @@ struct LossSwitches {
   bool bidirection = true, focal = true;
 };
 
+// The successor head: the paper's bilinear form of two word embeddings, or (beyond the paper) that
+// plus a score of each pair's geometry (model/pair_geometry.h) read with both words' embeddings.
+enum class SuccessorHead { Bilinear, Pairwise };
+SuccessorHead parse_successor_head(const std::string& name);
+const char* successor_head_name(SuccessorHead h);
+
 struct ModelConfig {
   LayoutLMv3Config layoutlmv3;
   PolyEncoderConfig poly;
@@ -51,6 +57,15 @@ struct ModelConfig {
   double focal_alpha = 0.25, focal_gamma = 2.0;
   Modalities modalities = Modalities::LIG;
   LossSwitches losses;
+  SuccessorHead head = SuccessorHead::Bilinear;
+  int pair_hidden = 64;  // the pairwise head's hidden width
+  // Scale windows (data/scale_windows.h): the median word height as a fraction of a window's side
+  // that the model was trained with; 0 (released checkpoints) = the whole tile is one frame.
+  double window_word_height = 0.0;
+  // Decoding (beyond the paper): each word's "no successor" probability (and "no predecessor") is
+  // multiplied by this before the words claim their successors; 1 (released checkpoints) = the
+  // paper's decoding. Calibrated on validation tiles for a model whose "no successor" scores run low.
+  double no_successor_bias = 1.0;
 
   int visual_tokens() const {
     const int g = layoutlmv3.input_size / layoutlmv3.patch_size;

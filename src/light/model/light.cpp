@@ -52,7 +52,48 @@ LightTextLinkingImpl::LightTextLinkingImpl(const ModelConfig& c) : config(c) {
   token_encoder = register_module("token_encoder", TokenEncoder(H, c.head_layer_norm_eps));
   predecessor_mlp = register_module("predecessor_mlp", MLP(H, 3));
   successor_mlp = register_module("successor_mlp", MLP(H, 3));
+  if (c.head == SuccessorHead::Pairwise) {
+    successor_pair = register_module("successor_pair", PairScore(H, c.pair_hidden));
+    predecessor_pair = register_module("predecessor_pair", PairScore(H, c.pair_hidden));
+  }
   init_like_reference(*light, c.layoutlmv3.pad_token_id);
+}
+
+PairScoreImpl::PairScoreImpl(int hidden, int pair_hidden) {
+  geometry = register_module("geometry", torch::nn::Linear(kPairFeatures, pair_hidden));
+  from = register_module("from", torch::nn::Linear(torch::nn::LinearOptions(hidden, pair_hidden).bias(false)));
+  to = register_module("to", torch::nn::Linear(torch::nn::LinearOptions(hidden, pair_hidden).bias(false)));
+  out = register_module("out", torch::nn::Linear(pair_hidden, 1));
+}
+
+torch::Tensor PairScoreImpl::forward(const torch::Tensor& phi, const torch::Tensor& e) {
+  const torch::Tensor z = geometry(phi) + from(e).unsqueeze(1) + to(e).unsqueeze(0);
+  return out(torch::relu(z)).squeeze(-1);
+}
+
+torch::Tensor pair_features(const torch::Tensor& frames) {
+  const int64_t n = frames.size(0);
+  const torch::Tensor start = frames.slice(1, 0, 2), end = frames.slice(1, 2, 4);
+  const torch::Tensor h = frames.select(1, 4).clamp_min(1e-4);
+  const torch::Tensor axis = end - start;
+  const torch::Tensor length = axis.norm(2, 1).clamp_min(1e-6);
+  const torch::Tensor u = axis / length.unsqueeze(1);                       // [N, 2] along the reading direction
+  const torch::Tensor v = torch::stack({-u.select(1, 1), u.select(1, 0)}, 1);  // across it (down for upright text)
+  const torch::Tensor centre = (start + end) / 2;
+  auto in_frame = [&](const torch::Tensor& to, const torch::Tensor& from) {  // [N, N, 2]: (to_j - from_i) in i's frame / h_i
+    const torch::Tensor d = to.unsqueeze(0) - from.unsqueeze(1);            // [N(i), N(j), 2]
+    const torch::Tensor along = (d * u.unsqueeze(1)).sum(-1), across = (d * v.unsqueeze(1)).sum(-1);
+    const torch::Tensor s = torch::stack({along, across}, -1) / h.view({n, 1, 1});
+    return torch::sign(s) * torch::log1p(s.abs());
+  };
+  const torch::Tensor log_h = torch::log(h);
+  const torch::Tensor cos = torch::matmul(u, u.t()), sin = torch::matmul(u, v.t()).neg();  // u_i x u_j
+  const torch::Tensor rel_h = log_h.unsqueeze(0) - log_h.unsqueeze(1);
+  const torch::Tensor rel_len = (torch::log(length).unsqueeze(0) - log_h.unsqueeze(1));
+  const torch::Tensor self = torch::eye(n, frames.options());
+  return torch::cat({in_frame(start, end), in_frame(centre, centre), in_frame(start, start), rel_h.unsqueeze(-1), cos.unsqueeze(-1),
+                     sin.unsqueeze(-1), rel_len.unsqueeze(-1), self.unsqueeze(-1)},
+                    -1);
 }
 
 void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
@@ -172,12 +213,28 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
     const torch::Tensor pred = predecessor_mlp(t.word_embeddings), succ = successor_mlp(t.word_embeddings);
     t.logits = torch::matmul(pred, succ.t());
     t.bi_logits = torch::matmul(succ, pred.t());
+    if (successor_pair) {
+      if (i >= static_cast<int64_t>(b.word_frames.size()) || b.word_frames[i].size(0) != t.word_embeddings.size(0))
+        throw std::runtime_error("a pairwise head needs the batch's word frames (make_batch fills them)");
+      const torch::Tensor phi = pair_features(b.word_frames[i]);
+      t.logits = t.logits + successor_pair(phi, t.word_embeddings);
+      // j precedes i: the pair (j, i) read from j's frame.
+      t.bi_logits = t.bi_logits + predecessor_pair(phi.transpose(0, 1), t.word_embeddings);
+    }
     t.probs = torch::softmax(t.logits, -1);
     t.bi_probs = torch::softmax(t.bi_logits, -1);
     if (i < static_cast<int64_t>(b.word_labels.size()) && b.word_labels[i].defined() && b.word_labels[i].numel() > 0) {
       const torch::Tensor lab = b.word_labels[i].to(torch::kCPU).contiguous();
       std::vector<int64_t> labels(lab.data_ptr<int64_t>(), lab.data_ptr<int64_t>() + lab.numel());
-      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t);
+      auto flags = [&](const std::vector<torch::Tensor>& v) {
+        std::vector<uint8_t> f;
+        if (i < static_cast<int64_t>(v.size()) && v[i].defined()) {
+          const torch::Tensor c = v[i].to(torch::kCPU).to(torch::kInt64).contiguous();
+          for (int64_t k = 0; k < c.numel(); ++k) f.push_back(c.data_ptr<int64_t>()[k] != 0);
+        }
+        return f;
+      };
+      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t, flags(b.next_outside), flags(b.prev_outside));
     }
     out.tiles.push_back(std::move(t));
   }
@@ -204,32 +261,53 @@ void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next
 }
 
 namespace {
-torch::Tensor focal(const torch::Tensor& logits, const torch::Tensor& target, double alpha, double gamma) {
+// Mean over all n x n entries of the rows `keep` holds (all rows when it is undefined).
+torch::Tensor focal(const torch::Tensor& logits, const torch::Tensor& target, double alpha, double gamma, const torch::Tensor& keep) {
   const int64_t n = logits.size(0);
   const torch::Tensor p = torch::softmax(logits, -1);
   const torch::Tensor w = torch::ones({n, n}, logits.options()) - (1.0 - alpha) * torch::eye(n, logits.options());
   const torch::Tensor pos = -w * torch::pow(1 - p, gamma) * target * torch::log(p + 1e-8);
   const torch::Tensor neg = -w * torch::pow(p, gamma) * (1 - target) * torch::log(1 - p + 1e-8);
-  return (pos + neg).mean();
+  return keep.defined() ? ((pos + neg) * keep.unsqueeze(1)).mean() : (pos + neg).mean();
+}
+
+// Cross-entropy over the rows `keep` holds (all when undefined); 0 (with a gradient path) when none.
+torch::Tensor row_cross_entropy(const torch::Tensor& logits, const torch::Tensor& target, const torch::Tensor& keep) {
+  if (!keep.defined()) return torch::nn::functional::cross_entropy(logits, target);
+  const torch::Tensor rows = keep.nonzero().flatten();
+  if (rows.numel() == 0) return logits.sum() * 0.0;
+  return torch::nn::functional::cross_entropy(logits.index_select(0, rows), target.index_select(0, rows));
+}
+
+torch::Tensor keep_rows(const std::vector<uint8_t>& outside, int64_t n, const torch::Tensor& like) {
+  bool any = false;
+  for (uint8_t o : outside) any = any || o;
+  if (!any) return {};
+  if (static_cast<int64_t>(outside.size()) != n) throw std::runtime_error("link_losses: one outside flag a word expected");
+  std::vector<float> keep(outside.size());
+  for (size_t k = 0; k < outside.size(); ++k) keep[k] = outside[k] ? 0.0f : 1.0f;
+  return torch::tensor(keep).to(like.device()).to(like.dtype());
 }
 }  // namespace
 
 void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
-                 double alpha, double gamma, TileOutputs& out) {
+                 double alpha, double gamma, TileOutputs& out, const std::vector<uint8_t>& next_outside,
+                 const std::vector<uint8_t>& prev_outside) {
   std::vector<int64_t> next, prev;
   link_targets(labels, next, prev);
   const int64_t n = static_cast<int64_t>(labels.size());
   const auto lopt = torch::TensorOptions().dtype(torch::kLong).device(logits.device());
   const torch::Tensor tn = torch::tensor(next, torch::kLong).to(logits.device());
   const torch::Tensor tp = torch::tensor(prev, torch::kLong).to(logits.device());
-  out.base_loss = torch::nn::functional::cross_entropy(logits, tn);
-  out.bidirection_loss = torch::nn::functional::cross_entropy(bi_logits, tp);
+  const torch::Tensor keep_next = keep_rows(next_outside, n, logits), keep_prev = keep_rows(prev_outside, n, logits);
+  out.base_loss = row_cross_entropy(logits, tn, keep_next);
+  out.bidirection_loss = row_cross_entropy(bi_logits, tp, keep_prev);
   // One-hot targets only where a real neighbour exists (never on the diagonal).
   const torch::Tensor idx = torch::arange(n, lopt);
   const torch::Tensor succ = torch::one_hot(tn, n).to(logits.dtype()) * tn.ne(idx).unsqueeze(1).to(logits.dtype());
   const torch::Tensor pred = torch::one_hot(tp, n).to(logits.dtype()) * tp.ne(idx).unsqueeze(1).to(logits.dtype());
-  out.focal_successor_loss = 100.0 * focal(logits, succ, alpha, gamma);
-  out.focal_loss = out.focal_successor_loss + 100.0 * focal(bi_logits, pred, alpha, gamma);
+  out.focal_successor_loss = 100.0 * focal(logits, succ, alpha, gamma, keep_next);
+  out.focal_loss = out.focal_successor_loss + 100.0 * focal(bi_logits, pred, alpha, gamma, keep_prev);
 }
 
 }  // namespace light::model

@@ -61,6 +61,12 @@ struct Batch {
   torch::Tensor input_ids, bbox, attention_mask, polygons, pixel_values;  // [B,T] [B,T,4] [B,T] [B,T,32] [B,3,s,s]
   std::vector<torch::Tensor> first_token_indices;  // per tile: [N] positions of each word's first token
   std::vector<torch::Tensor> word_labels;          // per tile: [N] labels (for the losses; may be empty)
+  // per tile: [N] 1 where the word's successor (next_outside) / predecessor (prev_outside) lies outside
+  // the window: the losses leave those rows out (may be empty: none does).
+  std::vector<torch::Tensor> next_outside, prev_outside;
+  // per tile: [N, 5] each word's reading frame in units of the frame's height: start x, y, end x, y,
+  // height (model/pair_geometry; filled for a pairwise head only).
+  std::vector<torch::Tensor> word_frames;
 };
 
 // A batch from tiles' model inputs (data::layout_tokens, or a prepared inputs file) and their pixel
@@ -101,6 +107,24 @@ struct Outputs {
 torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, const Batch& b, Outputs& out, bool keep_layers = false,
                               bool encode_distinct_polygons = true);
 
+// Beyond the paper: a score for every ordered pair of words (i, j) from the pair's geometry, read
+// with both words' embeddings: relu(geometry(phi_ij) + from(e_i) + to(e_j)) -> out, a scalar.
+struct PairScoreImpl : torch::nn::Module {
+  PairScoreImpl(int hidden, int pair_hidden);
+  // phi [N, N, F], e [N, H] -> [N, N]
+  torch::Tensor forward(const torch::Tensor& phi, const torch::Tensor& e);
+  torch::nn::Linear geometry{nullptr}, from{nullptr}, to{nullptr}, out{nullptr};
+};
+TORCH_MODULE(PairScore);
+
+// The pair features phi_ij of words with reading frames [N, 5] (Batch::word_frames): in word i's own
+// frame (along its reading direction, across it), scaled by i's height and signed-log compressed, the
+// offsets of j's start from i's end, of j's centre from i's centre, and of j's start from i's start;
+// log height ratio; cosine and sine of the angle between the two directions; j's length over i's
+// height (log); and 1 on the diagonal. [N, N, kPairFeatures].
+inline constexpr int kPairFeatures = 11;
+torch::Tensor pair_features(const torch::Tensor& frames);
+
 struct LightTextLinkingImpl : torch::nn::Module {
   explicit LightTextLinkingImpl(const ModelConfig& c);
   // Eval-mode forward. Polygons are encoded once per distinct polygon (identical results).
@@ -110,6 +134,7 @@ struct LightTextLinkingImpl : torch::nn::Module {
   bool encode_distinct_polygons = true;
   TokenEncoder token_encoder{nullptr};
   MLP predecessor_mlp{nullptr}, successor_mlp{nullptr};
+  PairScore successor_pair{nullptr}, predecessor_pair{nullptr};  // a pairwise head only
   ModelConfig config;
 };
 TORCH_MODULE(LightTextLinking);
@@ -120,7 +145,10 @@ void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next
 
 // The paper's losses on one tile: successor cross-entropy, predecessor ("bidirection")
 // cross-entropy, and 100 x the focal loss in both directions (gamma, alpha on the diagonal).
+// Rows marked in next_outside (successor) or prev_outside (predecessor) are left out of that
+// direction's terms (a window's words whose neighbour lies beyond it); empty vectors mark none.
 void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
-                 double alpha, double gamma, TileOutputs& out);
+                 double alpha, double gamma, TileOutputs& out, const std::vector<uint8_t>& next_outside = {},
+                 const std::vector<uint8_t>& prev_outside = {});
 
 }  // namespace light::model

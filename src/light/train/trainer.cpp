@@ -10,6 +10,9 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <map>
+#include <algorithm>
+#include <cstdio>
 
 #include "light/data/inputs.h"
 #include "light/eval/evaluator.h"
@@ -31,7 +34,10 @@
 #include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
+#include "light/util/parallel.h"
 #include "light/util/progress.h"
+#include "light/data/scale_windows.h"
+#include "light/image/resize.h"
 
 namespace light::train {
 
@@ -43,44 +49,88 @@ namespace {
 
 struct Example {
   const maptext::Tile* tile;
-  data::TileImage image;  // size and pixel values
+  data::TileImage image;  // size and pixel values (whole tiles)
+  // Scale windows: the tile at `scale` times its size (enough pixels for the smallest window), the
+  // window side in pixels, and the words' centres.
+  image::RgbImage scaled;
+  double scale = 1.0, side = 0.0;
+  std::vector<maptext::Point> centres;
+  bool usable = true;  // has a word the model sees
 };
 
 std::vector<Example> load_examples(const maptext::Dataset& data, const std::string& images, const std::string& source,
-                                   int image_size) {
-  std::vector<Example> out;
-  for (const auto& tile : data) {
-    data::TileImage img = data::load_tile_image(images, tile.image, image_size);
-    if (data::select_words(tile, img.width, img.height, {}).empty())
-      throw Error(source + ": image \"" + tile.image + "\": no usable word (all illegible, truncated or without area)");
-    out.push_back({&tile, std::move(img)});
+                                   int image_size, double window_word_height, double scale_jitter, bool skip, bool progress) {
+  std::vector<Example> out(data.size());
+  parallel_for(data.size(), 0, [&](size_t k, int) {
+    const maptext::Tile& tile = data[k];
+    Example& e = out[k];
+    e.tile = &tile;
+    if (window_word_height > 0) {
+      const image::RgbImage full = image::read_rgb(data::find_tile_image(images, tile.image));
+      e.image.width = full.width, e.image.height = full.height;
+      e.side = data::window_side(tile, window_word_height);
+      e.centres = data::word_centres(tile);
+      e.scale = std::min(1.0, image_size / (e.side * std::exp(-scale_jitter)));
+      e.scaled = e.scale < 1.0 ? image::pil_resize_bilinear(full, std::max(1, static_cast<int>(std::lround(full.width * e.scale))),
+                                                            std::max(1, static_cast<int>(std::lround(full.height * e.scale))))
+                               : full;
+      if (e.scale < 1.0) e.scale = static_cast<double>(e.scaled.width) / full.width;
+    } else {
+      e.image = data::load_tile_image(images, tile.image, image_size);
+    }
+    e.usable = !data::select_words(tile, e.image.width, e.image.height, {}).empty();
+  });
+  size_t unusable = 0;
+  for (const Example& e : out) unusable += !e.usable;
+  if (unusable == out.size()) throw Error(source + ": no tile with a usable word (all illegible, truncated or without area)");
+  if (unusable > 0 && progress) {
+    const auto first = std::find_if(out.begin(), out.end(), [](const Example& e) { return !e.usable; });
+    std::fprintf(stderr, "%s: %zu tile(s) without a usable word (all illegible, truncated or without area), first \"%s\": %s\n",
+                 source.c_str(), unusable, first->tile->image.c_str(), skip ? "not trained on" : "their words stay alone");
   }
-  if (out.empty()) throw Error(source + ": no tiles");
+  if (skip) out.erase(std::remove_if(out.begin(), out.end(), [](const Example& e) { return !e.usable; }), out.end());
   return out;
 }
 
 // The model inputs of a batch of tiles. Training shuffles each tile's words: `first` is the batch's
-// first tile's index in the step (ranks > 0 start further on), so that each tile's word order depends
-// on its place in the whole step, not on the rank that takes it. Validation keeps the test order.
-std::vector<data::TileInputs> batch_inputs(const std::vector<const Example*>& ex, const data::Tokenize& tok,
-                                           const data::SpecialIds& special, int max_length, bool shuffle, uint64_t seed,
-                                           size_t first = 0) {
+// first tile's index in the step (ranks > 0 start further on), so that each tile's word order (and
+// window) depends on its place in the whole step, not on the rank that takes it. With scale windows
+// each tile gives one random window (data/scale_windows.h) and its pixels.
+struct BatchInputs {
   std::vector<data::TileInputs> ins;
+  std::vector<std::vector<float>> window_pixels;  // scale windows only
+};
+
+BatchInputs batch_inputs(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
+                         int max_length, uint64_t seed, size_t first, const model::ModelConfig& config, double scale_jitter) {
+  BatchInputs b;
   for (size_t k = 0; k < ex.size(); ++k) {
     data::SelectOptions so;
-    so.sort = !shuffle;
-    so.shuffle_seed = shuffle ? seed * 1000003ull + first + k + 1 : 0;
+    so.sort = false;
+    so.shuffle_seed = seed * 1000003ull + first + k + 1;
+    data::Region region;
+    if (ex[k]->side > 0) {
+      std::mt19937_64 rng(so.shuffle_seed * 31 + 7);
+      region = data::random_region(ex[k]->centres, ex[k]->side, scale_jitter, rng);
+      so.region = &region;
+    }
     const auto words = data::select_words(*ex[k]->tile, ex[k]->image.width, ex[k]->image.height, so);
-    ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
+    b.ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
+    if (ex[k]->side > 0) {
+      b.ins.back().aspect = 1.0;
+      b.window_pixels.push_back(data::region_pixels(ex[k]->scaled, ex[k]->scale, region, config.layoutlmv3.input_size));
+    } else {
+      b.ins.back().aspect = static_cast<double>(ex[k]->image.width) / ex[k]->image.height;
+    }
   }
-  return ins;
+  return b;
 }
 
-model::Batch to_batch(const std::vector<data::TileInputs>& ins, const std::vector<const Example*>& ex,
-                      const model::ModelConfig& config, torch::Device dev) {
+model::Batch to_batch(const BatchInputs& b, const std::vector<const Example*>& ex, const model::ModelConfig& config, torch::Device dev) {
   std::vector<const data::TileInputs*> tiles;
   std::vector<const std::vector<float>*> pixels;
-  for (size_t k = 0; k < ins.size(); ++k) tiles.push_back(&ins[k]), pixels.push_back(&ex[k]->image.pixels);
+  for (size_t k = 0; k < b.ins.size(); ++k)
+    tiles.push_back(&b.ins[k]), pixels.push_back(b.window_pixels.empty() ? &ex[k]->image.pixels : &b.window_pixels[k]);
   return model::make_batch(tiles, pixels, config, dev);
 }
 
@@ -161,6 +211,18 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
           .before("\"random\""),  // runs from before the option started random
       O("--warmup-steps", "warmup_steps", &T::warmup_steps, "Linear learning-rate warm-up over this many steps").before("0"),
       O("--weight-decay", "weight_decay", &T::weight_decay, "AdamW weight decay"),
+      O("--lr-decay", "lr_decay", &T::lr_decay,
+        "plateau (x0.1 after lr_patience epochs without improvement, the reference's) | cosine (to min_lr over --max-epochs)")
+          .one_of({"plateau", "cosine"})
+          .before("\"plateau\""),
+      O("--head", "head", &T::head, "Successor head: bilinear (the paper's) | pairwise (+ each pair's geometry)")
+          .one_of({"bilinear", "pairwise"})
+          .before("\"bilinear\""),
+      O("--window-word-height", "window_word_height", &T::window_word_height,
+        "Scale windows: median word height as a fraction of a window's side (0: whole tiles, the paper's)")
+          .before("0"),
+      O("--scale-jitter", "scale_jitter", &T::scale_jitter, "Scale windows: each training window's side times exp(U(-J, J))")
+          .before("0.35"),
       O(nullptr, "min_lr", &T::min_lr, "The learning rate's floor"),
       O(nullptr, "lr_patience", &T::lr_patience, "Epochs without improvement before the rate drops"),
       O(nullptr, "stop_patience", &T::stop_patience, "Epochs without improvement before the run stops"),
@@ -198,6 +260,7 @@ class FineTuning {
   Validation validate();
   void end_epoch(int epoch, double train_loss, const Validation& v, double seconds);
   void set_lr(double lr);
+  double current_lr() const;
 
   const TrainOptions& opt_;
   const torch::Device dev_;
@@ -225,6 +288,8 @@ const TrainOptions& FineTuning::checked(const TrainOptions& opt) {
   if (opt.max_epochs < 1) throw Error("--max-epochs: expected at least 1, got " + std::to_string(opt.max_epochs));
   if (opt.batch_size < 1) throw Error("--batch-size: expected at least 1, got " + std::to_string(opt.batch_size));
   if (opt.warmup_steps < 0) throw Error("--warmup-steps: expected 0 or more, got " + std::to_string(opt.warmup_steps));
+  if (opt.lr_decay != "plateau" && opt.lr_decay != "cosine")
+    throw Error("--lr-decay: expected plateau or cosine, got \"" + opt.lr_decay + "\"");
   if (opt.lr_patience < 0 || opt.stop_patience < 0) throw Error("--lr-patience and --stop-patience: expected 0 or more");
   check_optimiser(opt.lr, opt.weight_decay);
   check_range(opt.min_lr, 0, 1, "min_lr");
@@ -251,14 +316,26 @@ void FineTuning::set_up() {
   if (opt_.tokenizer_dir.empty())
     throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
   tok_.emplace(read_run_tokenizer(opt_.tokenizer_dir, opt_.out_dir, opt_.resume));
-  config_ = fs::exists(opt_.config) ? model::read_model_config(opt_.config)
-                                    : model::preset_config(opt_.config, static_cast<int>(tok_->max_id() + 1));
-  config_.modalities = model::parse_modalities(opt_.modalities);
+  const InitWeights init = read_init(opt_.init);
+  // A LIGHT model folder brings its own sizes, modalities, head and scale windows.
+  const std::string init_config = (fs::path(opt_.init) / "config.json").string();
+  const bool init_sized = init.kind == InitWeights::Light && fs::is_directory(opt_.init) && fs::exists(init_config);
+  config_ = init_sized                 ? model::read_model_config(init_config)
+            : fs::exists(opt_.config) ? model::read_model_config(opt_.config)
+                                      : model::preset_config(opt_.config, static_cast<int>(tok_->max_id() + 1));
+  if (!init_sized) {
+    config_.modalities = model::parse_modalities(opt_.modalities);
+    config_.head = model::parse_successor_head(opt_.head);
+  }
+  if (!(opt_.window_word_height == 0 || (opt_.window_word_height > 0 && opt_.window_word_height < 0.5)))
+    throw Error("--window-word-height: expected 0 (whole tiles) or a fraction in (0, 0.5), got " + std::to_string(opt_.window_word_height));
+  if (!(opt_.scale_jitter >= 0 && opt_.scale_jitter <= 2))
+    throw Error("--scale-jitter: expected 0 to 2, got " + std::to_string(opt_.scale_jitter));
+  if (!init_sized) config_.window_word_height = opt_.window_word_height;
   config_.losses = {opt_.bidirection, opt_.focal};
   if (opt_.relative_bias != "auto" && opt_.relative_bias != "train" && opt_.relative_bias != "frozen")
     throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt_.relative_bias + "\"");
   // auto: trained unless --init brings a transformer (a polygon encoder alone does not).
-  const InitWeights init = read_init(opt_.init);
   config_.layoutlmv3.train_relative_bias =
       opt_.relative_bias == "train" ||
       (opt_.relative_bias == "auto" && (init.kind == InitWeights::None || init.kind == InitWeights::Poly));
@@ -267,8 +344,11 @@ void FineTuning::set_up() {
                 std::to_string(config_.layoutlmv3.vocab_size));
   const bool sinusoid = sinusoid_layout(opt_.layout_init, init, "--layout-init");
   model::check_max_length(opt_.max_length, config_);
-  train_ex_ = load_examples(train_data_, opt_.train_images, opt_.train_json, config_.layoutlmv3.input_size);
-  val_ex_ = load_examples(val_data_, opt_.val_images, opt_.val_json, config_.layoutlmv3.input_size);
+  // Tiles without a usable word: left out of training; in validation their words stay alone.
+  train_ex_ = load_examples(train_data_, opt_.train_images, opt_.train_json, config_.layoutlmv3.input_size, config_.window_word_height,
+                            opt_.scale_jitter, true, opt_.progress && root_);
+  val_ex_ = load_examples(val_data_, opt_.val_images, opt_.val_json, config_.layoutlmv3.input_size, config_.window_word_height,
+                          opt_.scale_jitter, false, opt_.progress && root_);
   net_ = LightTextLinking(config_);
   initialise(*net_, *net_->light, net_->config, init);
   if (sinusoid) model::init_layout_tables_sinusoid(*net_->light);
@@ -292,6 +372,11 @@ void FineTuning::set_up() {
     if (!log_text_.empty() && root_) image::draw_epoch_curves(log_text_, st_.best_epoch, opt_.out_dir + "/curves.png");
   }
   run_.keep();  // from here on the folder holds a resumable run
+}
+
+// The rate the last step used (after warm-up and decay), or the run's rate before any step.
+double FineTuning::current_lr() const {
+  return steps_done_ > 0 ? static_cast<torch::optim::AdamWOptions&>(optimizer_->param_groups().at(0).options()).lr() : st_.lr;
 }
 
 void FineTuning::set_lr(double lr) {
@@ -349,17 +434,35 @@ double FineTuning::train_step(int epoch, size_t step, size_t steps, const std::v
   drop_gradients(*optimizer_);
   double step_loss = 0;
   if (!tiles.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum
-    const auto ins = batch_inputs(tiles, tokenize_, special_, opt_.max_length, true, word_seed, R_ * B_);
-    const model::Outputs o = net_->forward(to_batch(ins, tiles, config_, dev_));
-    torch::Tensor loss = o.tiles[0].total_loss(config_.losses);
-    for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config_.losses);
-    step_loss = loss.item<double>();
-    if (opt_.nan_loss_at_step >= 0 && steps_done_ + 1 == opt_.nan_loss_at_step) step_loss = NAN;
-    check_finite_loss(step_loss, "train", "epoch " + std::to_string(epoch) + ", step " + std::to_string(step + 1));
-    loss.backward();
+    BatchInputs all = batch_inputs(tiles, tokenize_, special_, opt_.max_length, word_seed, R_ * B_, config_, opt_.scale_jitter);
+    // A window can hold no word the model sees (every one in it illegible or tokenless): it adds nothing.
+    BatchInputs ins;
+    std::vector<const Example*> kept;
+    for (size_t k = 0; k < all.ins.size(); ++k)
+      if (!all.ins[k].words.empty()) {
+        ins.ins.push_back(std::move(all.ins[k]));
+        if (!all.window_pixels.empty()) ins.window_pixels.push_back(std::move(all.window_pixels[k]));
+        kept.push_back(tiles[k]);
+      }
+    if (!kept.empty()) {
+      const model::Outputs o = net_->forward(to_batch(ins, kept, config_, dev_));
+      torch::Tensor loss = o.tiles[0].total_loss(config_.losses);
+      for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config_.losses);
+      step_loss = loss.item<double>();
+      if (opt_.nan_loss_at_step >= 0 && steps_done_ + 1 == opt_.nan_loss_at_step) step_loss = NAN;
+      check_finite_loss(step_loss, "train", "epoch " + std::to_string(epoch) + ", step " + std::to_string(step + 1));
+      loss.backward();
+    }
   }
+  double factor = 1.0;
   if (opt_.warmup_steps > 0)  // linear warm-up over the first optimizer steps of the run
-    set_lr(st_.lr * std::min(1.0, static_cast<double>(global_step + 1) / opt_.warmup_steps));
+    factor = std::min(1.0, static_cast<double>(global_step + 1) / opt_.warmup_steps);
+  if (opt_.lr_decay == "cosine") {  // half a cosine from the rate to min_lr over max_epochs
+    const double done = static_cast<double>(global_step) / static_cast<double>(std::max<size_t>(1, steps * opt_.max_epochs));
+    set_lr(factor * (opt_.min_lr + (st_.lr - opt_.min_lr) * 0.5 * (1 + std::cos(M_PI * std::min(1.0, done)))));
+  } else if (opt_.warmup_steps > 0) {
+    set_lr(st_.lr * factor);
+  }
   dp_.sum_gradients(*net_);  // the batch loss is a sum over tiles: so is its gradient across ranks
   optimizer_->step();
   ++steps_done_;
@@ -377,21 +480,60 @@ FineTuning::Validation FineTuning::validate() {
   maptext::Dataset linked;
   {
     torch::NoGradGuard no_grad;
-    for (size_t first = 0; first < val_ex_.size(); first += B_) {
-      std::vector<const Example*> tiles;
-      for (size_t k = first; k < std::min(val_ex_.size(), first + B_); ++k) tiles.push_back(&val_ex_[k]);
-      const auto ins = batch_inputs(tiles, tokenize_, special_, opt_.max_length, false, 0);
-      const model::Outputs o = net_->forward(to_batch(ins, tiles, config_, dev_));
-      double sum = 0;
-      for (size_t k = 0; k < o.tiles.size(); ++k) {
-        sum += o.tiles[k].base_loss.item<double>();
-        model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
+    if (config_.window_word_height > 0) {
+      // As `light link` reads a tile: every scale window, each word's rows from its most central one.
+      for (const Example& e : val_ex_) {
+        const auto words = data::select_words(*e.tile, e.image.width, e.image.height, {});
+        data::WindowMerge merge(words.size());
+        for (const auto& w : data::inference_windows(*e.tile, e.image.width, e.image.height, words, e.scaled, e.scale, tokenize_,
+                                                     opt_.max_length, special_, config_.window_word_height, config_.layoutlmv3.input_size)) {
+          const model::Outputs o = net_->forward(model::make_batch(std::vector<const data::TileInputs*>{&w.inputs},
+                                                                   std::vector<const std::vector<float>*>{&w.pixels}, config_, dev_));
+          v.loss += o.tiles[0].base_loss.item<double>();
+          ++batches;
+          const model::SuccessorProbs sp = model::successor_probs(o.tiles[0]);
+          merge.add(w.index, w.centre, sp.probs, sp.bi_probs);
+        }
+        std::vector<float> P, Q;
+        merge.finish(P, Q, config_.no_successor_bias);
         std::vector<size_t> sources;
-        for (const auto& w : ins[k].words) sources.push_back(w.source);
-        linked.push_back(link::link_tile(*tiles[k]->tile, sources, std::move(sp.probs), std::move(sp.bi_probs)));
+        for (const auto& w : words) sources.push_back(w.source);
+        linked.push_back(link::link_tile(*e.tile, sources, std::move(P), std::move(Q)));
       }
-      v.loss += sum;
-      ++batches;
+    }
+    if (config_.window_word_height == 0) {
+      std::vector<const Example*> usable;
+      for (const Example& e : val_ex_)
+        if (e.usable) usable.push_back(&e);
+      std::map<const maptext::Tile*, maptext::Tile> by_tile;
+      for (size_t first = 0; first < usable.size(); first += B_) {
+        const std::vector<const Example*> tiles(usable.begin() + static_cast<long>(first),
+                                                usable.begin() + static_cast<long>(std::min(usable.size(), first + B_)));
+        BatchInputs ins;
+        for (const Example* e : tiles) {
+          const auto words = data::select_words(*e->tile, e->image.width, e->image.height, {});
+          ins.ins.push_back(data::layout_tokens(words, tokenize_, opt_.max_length, 0, SIZE_MAX, special_));
+          ins.ins.back().aspect = static_cast<double>(e->image.width) / e->image.height;
+        }
+        const model::Outputs o = net_->forward(to_batch(ins, tiles, config_, dev_));
+        double sum = 0;
+        for (size_t k = 0; k < o.tiles.size(); ++k) {
+          sum += o.tiles[k].base_loss.item<double>();
+          model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
+          if (config_.no_successor_bias != 1.0)
+            for (int i = 0; i < sp.n; ++i) {
+              sp.probs[i * sp.n + i] = static_cast<float>(sp.probs[i * sp.n + i] * config_.no_successor_bias);
+              sp.bi_probs[i * sp.n + i] = static_cast<float>(sp.bi_probs[i * sp.n + i] * config_.no_successor_bias);
+            }
+          std::vector<size_t> sources;
+          for (const auto& w : ins.ins[k].words) sources.push_back(w.source);
+          by_tile[tiles[k]->tile] = link::link_tile(*tiles[k]->tile, sources, std::move(sp.probs), std::move(sp.bi_probs));
+        }
+        v.loss += sum;
+        ++batches;
+      }
+      for (const Example& e : val_ex_)
+        linked.push_back(e.usable ? std::move(by_tile.at(e.tile)) : link::link_tile(*e.tile, {}, {}, {}));
     }
   }
   v.loss /= static_cast<double>(std::max<size_t>(1, batches));
@@ -424,7 +566,7 @@ void FineTuning::end_epoch(int epoch, double train_loss, const Validation& v, do
     }
   } else {
     ++st_.no_improve;
-    if (++st_.plateau > opt_.lr_patience) {
+    if (++st_.plateau > opt_.lr_patience && opt_.lr_decay == "plateau") {
       st_.lr = std::max(opt_.min_lr, st_.lr * 0.1);
       set_lr(st_.lr);
       st_.plateau = 0;
@@ -434,7 +576,7 @@ void FineTuning::end_epoch(int epoch, double train_loss, const Validation& v, do
   if (epoch == 1) st_.first_train_loss = train_loss;
   nlohmann::ordered_json line = {{"epoch", epoch}, {"train_loss", train_loss}, {"val_loss", v.loss},
                                  {"edges_recall", v.recall}, {"edges_precision", v.precision}, {"edges_fscore", v.fscore},
-                                 {"lr", st_.lr}, {"seconds", seconds}};
+                                 {"lr", current_lr()}, {"seconds", seconds}};
   log_text_ += line.dump() + "\n";
   if (root_) {
     write_file_atomic(log_path_, log_text_);
@@ -444,7 +586,7 @@ void FineTuning::end_epoch(int epoch, double train_loss, const Validation& v, do
   }
   if (opt_.progress && root_)
     std::fprintf(stderr, "epoch %d: train loss %.4f, val loss %.4f, edges F %.3f, lr %.1e, %.1f s\n", epoch, train_loss, v.loss,
-                 v.fscore, st_.lr, seconds);
+                 v.fscore, current_lr(), seconds);
   last_train_loss_ = train_loss;
 }
 

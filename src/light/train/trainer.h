@@ -30,6 +30,15 @@ struct TrainOptions {
   // weights, as relative_bias), "sinusoid" or "random" (N(0, 0.02), the reference's).
   std::string layout_init = "auto";
   double lr = 5e-5, weight_decay = 0.0, min_lr = 1e-6;
+  // Beyond the paper (model/config.h): the successor head (bilinear | pairwise), and scale windows:
+  // the median word height as a fraction of a window's side (0: whole tiles, the paper's), with each
+  // training window's side scaled by exp(u), u uniform in [-scale_jitter, scale_jitter]. A LIGHT
+  // model folder given to --init brings its own head and windows.
+  std::string head = "bilinear";
+  // The learning rate's course after the warm-up: "plateau" (ReduceLROnPlateau, the reference's) or
+  // "cosine" (half a cosine from lr to min_lr over max_epochs; a run resumed with more epochs stretches it).
+  std::string lr_decay = "plateau";
+  double window_word_height = 0.0, scale_jitter = 0.35;
   uint64_t seed = 1234;
   std::string device = "cpu";
   bool progress = false;

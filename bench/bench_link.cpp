@@ -1,0 +1,66 @@
+// Linking one 2000 x 2000 synthetic tile of about 180 words (`light synth`'s first style, density
+// 1.6), start-up and model loading excluded: the bundled model (models/light-small, or $LIGHT_MODEL:
+// scale windows, pairwise head) against the two heuristics. Arg = threads (LibTorch's for the model;
+// the heuristics link one tile on one thread). docs/performance.md holds the numbers.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include "bench_util.h"
+#include "light/image/resize.h"
+#include "light/link/default_model.h"
+#include "light/link/heuristic_linking.h"
+#include "light/link/model_linking.h"
+#include "light/util/blas.h"
+
+using namespace light;
+
+namespace {
+const bench::SynthTile& tile() {
+  static const bench::SynthTile t = bench::synth_tile(1.6, 11);  // the tile of bench_model
+  return t;
+}
+
+std::string model_dir() {
+  if (const char* env = std::getenv("LIGHT_MODEL"); env && *env) return env;
+  return std::string(LIGHT_SOURCE_DIR) + "/models/" + link::kDefaultModelName;
+}
+
+void BM_LinkTileDefaultModel(benchmark::State& state) {
+  if (!std::filesystem::exists(model_dir() + "/config.json")) {
+    state.SkipWithError(("no model at " + model_dir()).c_str());
+    return;
+  }
+  link::ModelLinkOptions o;
+  o.threads = static_cast<int>(state.range(0));
+  link::ModelLinker linker(model_dir(), o);
+  link::ModelLinkReport r;
+  for (auto _ : state) benchmark::DoNotOptimize(linker.link(tile().tile, tile().rgb, r));
+  state.counters["words"] = static_cast<double>(tile().tile.word_count());
+  state.counters["windows_per_tile"] = r.tiles ? static_cast<double>(r.windowed_tiles) / static_cast<double>(r.tiles) : 0;
+}
+
+void heuristic(benchmark::State& state, baselines::Method method) {
+  link::HeuristicOptions o;
+  o.method = method;
+  o.threads = 1;
+  const maptext::Dataset one{tile().tile};
+  for (auto _ : state) benchmark::DoNotOptimize(link::link_heuristic(one, o));
+  state.counters["words"] = static_cast<double>(tile().tile.word_count());
+}
+void BM_LinkTileDistance(benchmark::State& s) { heuristic(s, baselines::Method::Distance); }
+void BM_LinkTileMst(benchmark::State& s) { heuristic(s, baselines::Method::Mst); }
+}  // namespace
+
+BENCHMARK(BM_LinkTileDefaultModel)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_LinkTileDistance)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_LinkTileMst)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+int main(int argc, char** argv) {
+  ensure_fast_blas(argv);  // as `light` does: OpenBLAS 0.3.21 takes this CPU for "Prescott" (5x slower)
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Scores a LIGHT model beside both heuristics, in both orderings, on held-out synthetic test sets of
+# every scale band and map style, the classic and curvy sets of the first experiments, and spotter-like
+# predictions (docs/default-model.md; the bundled model's card holds the result).
+#
+#   bash scripts/score-model.sh [MODEL] [OUT]     (defaults: models/light-small, build/score)
+#
+# Writes OUT/table.md (link F, %, task detedges on ground-truth words; detrecedges on predictions) and
+# OUT/seconds.txt (linking time per set). Test sets are made once (seeds 3101-3112, never used in
+# training) and kept in OUT. Settings (environment): COUNT=40 tiles a set, THREADS=0, LIGHT=build/light.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MODEL=${1:-models/light-small}
+OUT=${2:-build/score}
+LIGHT=${LIGHT:-build/light}
+COUNT=${COUNT:-40} THREADS=${THREADS:-0}
+[ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
+mkdir -p "$OUT"
+
+# name | light synth arguments
+SETS=(
+  "small words (0.5-1.2% of the side)|--seed 3101 --word-height 0.005-0.012"
+  "medium words (1.2-3%)|--seed 3102 --word-height 0.012-0.03"
+  "large words (3-8%)|--seed 3103 --word-height 0.03-0.08"
+  "atlas|--seed 3104 --layouts atlas"
+  "topographic|--seed 3105 --layouts topographic"
+  "city|--seed 3106 --layouts city"
+  "nautical|--seed 3107 --layouts nautical"
+  "regional|--seed 3108 --layouts regional"
+  "classic 1000 px|--seed 3109 --layouts classic --size 1000 --density 2"
+  "curvy 1000 px|--seed 3110 --layouts curvy --size 1000 --density 2"
+  "spotter predictions (detrecedges)|--seed 3111 --predictions"
+)
+
+fscore() {  # fscore GT PRED TASK -> F in %
+  "$LIGHT" eval --gt "$1" --pred "$2" --task "$3" | grep -o '"edges_fscore": [0-9.e-]*' | awk '{ printf "%.1f", 100 * $2 }'
+}
+
+{
+  echo "| test set | tiles | words | LIGHT | distance, path | distance, y-then-x | MST, path | MST, y-then-x |"
+  echo "|---|---|---|---|---|---|---|---|"
+} > "$OUT/table.md"
+: > "$OUT/seconds.txt"
+i=0
+for entry in "${SETS[@]}"; do
+  name=${entry%%|*}
+  args=${entry#*|}
+  i=$((i + 1))
+  dir="$OUT/set$i"
+  # shellcheck disable=SC2086
+  [ -f "$dir/annotations.json" ] || "$LIGHT" synth --out "$dir" --count "$COUNT" $args --threads "$THREADS" -q --overwrite
+  words="$dir/annotations.json" task=detedges
+  if [[ $args == *--predictions* ]]; then words="$dir/predictions.json" task=detrecedges; fi
+  t0=$(date +%s.%N)
+  "$LIGHT" link --model "$MODEL" --words "$words" --images "$dir/images" -o "$dir/light.json" -q --threads "$THREADS" 2>/dev/null
+  t1=$(date +%s.%N)
+  echo "$name: LIGHT $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" >> "$OUT/seconds.txt"
+  row="| $name | $COUNT | $(grep -o '"vertices"' "$words" | wc -l) | **$(fscore "$dir/annotations.json" "$dir/light.json" $task)**"
+  for m in distance mst; do
+    for o in path yx; do
+      "$LIGHT" link --method $m --order $o --words "$words" -o "$dir/$m-$o.json" -q
+      row="$row | $(fscore "$dir/annotations.json" "$dir/$m-$o.json" $task)"
+    done
+  done
+  echo "$row |" >> "$OUT/table.md"
+done
+cat "$OUT/table.md"

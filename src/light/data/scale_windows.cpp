@@ -1,0 +1,166 @@
+#include "light/data/scale_windows.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "light/error.h"
+#include "light/geometry/polygon.h"
+
+namespace light::data {
+
+double median_word_height(const maptext::Tile& tile) {
+  std::vector<double> h;
+  for (const auto& group : tile.groups)
+    for (const auto& w : group) {
+      const geometry::BBox b = geometry::bbox(w.vertices);
+      if (b.x0 == b.x1 || b.y0 == b.y1) continue;
+      const double height = geometry::reading_frame(w.vertices).height;
+      if (std::isfinite(height) && height > 0) h.push_back(height);
+    }
+  if (h.empty()) return 0.0;
+  const size_t mid = h.size() / 2;
+  std::nth_element(h.begin(), h.begin() + static_cast<long>(mid), h.end());
+  return h[mid];
+}
+
+double window_side(const maptext::Tile& tile, double word_height) {
+  if (!(word_height > 0 && word_height < 1)) throw Error("window word height: expected a fraction in (0, 1)");
+  return median_word_height(tile) / word_height;
+}
+
+namespace {
+std::vector<double> starts(double length, double side, double stride) {
+  if (length <= side) return {0.0};
+  const double span = length - side;
+  const size_t k = static_cast<size_t>(std::ceil(span / (stride * side) - 1e-9)) + 1;
+  std::vector<double> out;
+  for (size_t i = 0; i < k; ++i) out.push_back(span * static_cast<double>(i) / static_cast<double>(k - 1));
+  return out;
+}
+}  // namespace
+
+std::vector<Region> plan_regions(int width, int height, double side, double stride) {
+  if (!(side > 0) || !std::isfinite(side)) throw Error("scale windows: the window side must be a positive number of pixels");
+  if (!(stride > 0 && stride <= 1)) throw Error("scale windows: the stride must be in (0, 1]");
+  std::vector<Region> out;
+  for (double y : starts(height, side, stride))
+    for (double x : starts(width, side, stride)) out.push_back({x, y, x + side, y + side});
+  return out;
+}
+
+double centrality(const Region& r, int width, int height, double x, double y) {
+  // Edges beyond or on the tile's own edges do not count: no word lies past them.
+  double d = 0.5 * std::max(r.width(), r.height());
+  if (r.x0 > 0) d = std::min(d, x - r.x0);
+  if (r.y0 > 0) d = std::min(d, y - r.y0);
+  if (r.x1 < width) d = std::min(d, r.x1 - x);
+  if (r.y1 < height) d = std::min(d, r.y1 - y);
+  return d / std::max(r.width(), r.height());
+}
+
+Region random_region(const std::vector<maptext::Point>& centres, double side, double scale_jitter, std::mt19937_64& rng) {
+  if (centres.empty()) throw Error("scale windows: a tile without words has no window");
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const double s = side * std::exp(scale_jitter * u(rng));
+  const maptext::Point c = centres[std::uniform_int_distribution<size_t>(0, centres.size() - 1)(rng)];
+  const double cx = c.x + 0.25 * s * u(rng), cy = c.y + 0.25 * s * u(rng);
+  return {cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2};
+}
+
+std::vector<maptext::Point> word_centres(const maptext::Tile& tile) {
+  std::vector<maptext::Point> out;
+  for (const auto& group : tile.groups)
+    for (const auto& w : group) {
+      if (w.ignore()) continue;  // as select_words: the model never sees it
+      const geometry::BBox b = geometry::bbox(w.vertices);
+      if (b.x0 == b.x1 || b.y0 == b.y1) continue;
+      out.push_back({(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2});
+    }
+  return out;
+}
+
+std::vector<float> region_pixels(const image::RgbImage& img, double scale, const Region& r, int size) {
+  const int x0 = static_cast<int>(std::floor(r.x0 * scale)), y0 = static_cast<int>(std::floor(r.y0 * scale));
+  const int w = std::max(1, static_cast<int>(std::lround(r.width() * scale))), h = std::max(1, static_cast<int>(std::lround(r.height() * scale)));
+  return image::pixel_values(image::pil_resize_bilinear(image::crop_padded(img, x0, y0, w, h), size, size));
+}
+
+std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
+                                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
+                                               const SpecialIds& special, double word_height, int image_size) {
+  std::vector<InferenceWindow> out;
+  if (words.empty()) return out;
+  std::vector<size_t> tile_index(tile.word_count(), SIZE_MAX);  // source -> model-order index
+  for (size_t k = 0; k < words.size(); ++k) tile_index.at(words[k].source) = k;
+  std::vector<const maptext::Word*> by_source;
+  for (const auto& group : tile.groups)
+    for (const auto& w : group) by_source.push_back(&w);
+  const Region whole{0, 0, static_cast<double>(width), static_cast<double>(height)};
+  double side = word_height > 0 ? window_side(tile, word_height) : 0.0;
+  // A tile a little larger than a window is read as one: its words then come at most 1/1.3 of the
+  // trained scale, inside the training's jitter (exp(-0.35) = 1/1.42), instead of through four or more
+  // heavily overlapping windows.
+  if (side > 0 && std::max(width, height) <= kOneWindowSlack * side) side = std::max(width, height);
+  const std::vector<Region> regions = side > 0 ? plan_regions(width, height, side) : std::vector<Region>{whole};
+  for (const Region& r : regions) {
+    SelectOptions so;
+    so.region = side > 0 ? &r : nullptr;
+    const std::vector<ModelWord> in_region = select_words(tile, width, height, so);
+    if (in_region.empty()) continue;
+    std::vector<size_t> tokens;
+    for (const auto& w : in_region) tokens.push_back(tokenize(w.text).size());
+    const std::vector<float> pixels = region_pixels(image, scale, r, image_size);
+    for (const Window& tw : plan_windows(tokens, length)) {
+      InferenceWindow w;
+      w.inputs = layout_tokens(in_region, tokenize, length, tw.begin, tw.end, special);
+      w.inputs.aspect = r.width() / r.height();
+      const double m = static_cast<double>(w.inputs.words.size());
+      for (size_t a = 0; a < w.inputs.words.size(); ++a) {
+        const ModelWord& mw = w.inputs.words[a];
+        const geometry::BBox b = geometry::bbox(by_source.at(mw.source)->vertices);
+        const double token_centre = 1.0 - std::abs((static_cast<double>(a) + 0.5) / m - 0.5);
+        const double spatial = side > 0 ? centrality(r, width, height, (b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2) : 1.0;
+        w.index.push_back(tile_index.at(mw.source));
+        w.centre.push_back(spatial * token_centre);
+      }
+      if (w.index.empty()) continue;
+      w.pixels = pixels;
+      out.push_back(std::move(w));
+    }
+  }
+  return out;
+}
+
+WindowMerge::WindowMerge(size_t n) : n_(n), best_(n, -1.0), P_(n * n, 0.0f), Q_(n * n, 0.0f) {}
+
+void WindowMerge::add(const std::vector<size_t>& index, const std::vector<double>& centre, const std::vector<float>& probs,
+                      const std::vector<float>& bi_probs) {
+  const size_t m = index.size();
+  if (centre.size() != m || probs.size() != m * m || bi_probs.size() != m * m) throw Error("window merge: sizes disagree");
+  for (size_t a = 0; a < m; ++a) {
+    const size_t i = index[a];
+    if (i >= n_) throw Error("window merge: word index out of range");
+    if (centre[a] <= best_[i]) continue;
+    best_[i] = centre[a];
+    std::fill(P_.begin() + static_cast<long>(i * n_), P_.begin() + static_cast<long>((i + 1) * n_), 0.0f);
+    std::fill(Q_.begin() + static_cast<long>(i * n_), Q_.begin() + static_cast<long>((i + 1) * n_), 0.0f);
+    for (size_t c = 0; c < m; ++c) {
+      P_[i * n_ + index[c]] = probs[a * m + c];
+      Q_[i * n_ + index[c]] = bi_probs[a * m + c];
+    }
+  }
+}
+
+void WindowMerge::finish(std::vector<float>& probs, std::vector<float>& bi_probs, double self_bias) const {
+  probs = P_;
+  bi_probs = Q_;
+  for (size_t i = 0; i < n_; ++i) {
+    if (best_[i] < 0) probs[i * n_ + i] = bi_probs[i * n_ + i] = 1.0f;
+    if (self_bias != 1.0) {
+      probs[i * n_ + i] = static_cast<float>(probs[i * n_ + i] * self_bias);
+      bi_probs[i * n_ + i] = static_cast<float>(bi_probs[i * n_ + i] * self_bias);
+    }
+  }
+}
+
+}  // namespace light::data

@@ -1,0 +1,90 @@
+// Scale windows: square parts of a tile or map sized from its words' own heights, so that the model
+// sees words at the scale it was trained on whatever the tile's size and lettering. A model trained
+// with `window_word_height` h sees every window scaled to 0..1000 (boxes) and to its image size, with
+// the tile's median word height at h of the window's side. Inference covers a tile with overlapping
+// windows and takes each word's successor from the window in which it is most central; training takes
+// one random window per tile and step.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "light/data/inputs.h"
+#include "light/image/resize.h"
+#include "light/maptext.h"
+
+namespace light::data {
+
+// The median reading-frame height (geometry::reading_frame) of the tile's words that have an area,
+// in pixels; 0 when there is none.
+double median_word_height(const maptext::Tile& tile);
+
+// A window's side in pixels: the tile's median word height over `word_height` (a fraction of the
+// side); 0 when the tile has no word with an area.
+double window_side(const maptext::Tile& tile, double word_height);
+
+// Square windows of `side` pixels covering a width x height tile: along each axis one window when the
+// tile is no longer than a side (it reaches beyond the tile), else evenly spaced windows from edge to
+// edge whose starts lie at most `stride` x side apart (stride in (0, 1]).
+std::vector<Region> plan_regions(int width, int height, double side, double stride = 0.5);
+
+// How central the point (x, y) lies in `region` clipped to the tile: its distance to the nearest
+// clipped edge over the region's side (0 on an edge, 0.5 at the centre of a window inside the tile).
+// An edge that is the tile's own does not count against it: no word lies beyond it.
+double centrality(const Region& region, int width, int height, double x, double y);
+
+// A training window: centred on one of `centres` drawn at random, moved by up to a quarter side in x
+// and y, its side `side` x exp(u), u uniform in [-scale_jitter, scale_jitter].
+Region random_region(const std::vector<maptext::Point>& centres, double side, double scale_jitter, std::mt19937_64& rng);
+
+// The centre of each word's box (in the tile's own frame) for the words the model sees (select_words:
+// not illegible or truncated, with an area), in file order.
+std::vector<maptext::Point> word_centres(const maptext::Tile& tile);
+
+// The model's pixel values of one window: the region cut from `image` (which holds the tile at
+// `scale` times its size; white beyond the tile), resized to size x size (PIL bilinear) and normalised.
+std::vector<float> region_pixels(const image::RgbImage& image, double scale, const Region& region, int size);
+
+// One window as inference runs it: the model inputs, the pixels, and for each of its words the tile
+// word it is (an index into the tile's model-order words) and how central it lies there.
+struct InferenceWindow {
+  TileInputs inputs;
+  std::vector<float> pixels;
+  std::vector<size_t> index;
+  std::vector<double> centre;
+};
+
+// A tile at most this many window sides long is read as one window.
+inline constexpr double kOneWindowSlack = 1.3;
+
+// Every window the model reads for a tile whose model-order words are `words` (select_words, test
+// order): with word_height > 0, the scale windows of plan_regions (stride 0.5; one window of the
+// tile's longer side when that is at most kOneWindowSlack window sides), else the whole tile;
+// each cut into token windows (plan_windows) when its words do not fit `length` tokens. A word's
+// centrality is its scale window's times its token window's. `image` holds the tile at `scale` times
+// its size; width and height are the tile's size in pixels.
+std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
+                                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
+                                               const SpecialIds& special, double word_height, int image_size);
+
+// Successor probabilities of a whole tile from its windows': each word's rows from the window in
+// which it is most central (ties: the first window). Words in the tile's model order, 0..n-1.
+class WindowMerge {
+ public:
+  explicit WindowMerge(size_t words);
+  // One window: `index[a]` the tile word of the window's a-th word, `centre[a]` its centrality there,
+  // probs and bi_probs the window's [m x m] rows (m = index.size()).
+  void add(const std::vector<size_t>& index, const std::vector<double>& centre, const std::vector<float>& probs,
+           const std::vector<float>& bi_probs);
+  // The tile's [n x n] rows; a word no window held ends alone (probability 1 on itself). Each word's
+  // own entries ("no successor", "no predecessor") are multiplied by `self_bias` (model config's
+  // no_successor_bias).
+  void finish(std::vector<float>& probs, std::vector<float>& bi_probs, double self_bias = 1.0) const;
+
+ private:
+  size_t n_;
+  std::vector<double> best_;
+  std::vector<float> P_, Q_;
+};
+
+}  // namespace light::data

@@ -1,0 +1,54 @@
+#include "light/link/default_model.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+
+#include "light/error.h"
+
+namespace light::link {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> default_model_candidates(const std::string& exe_dir) {
+  std::vector<std::string> out;
+  if (const char* env = std::getenv("LIGHT_MODEL"); env && *env) out.push_back(env);
+  const std::string name = kDefaultModelName;
+  for (const std::string rel : {"models/", "../share/light/models/", "../models/"})
+    out.push_back((fs::path(exe_dir) / (rel + name)).lexically_normal().string());
+  return out;
+}
+
+namespace {
+bool is_model_folder(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::path(dir) / "config.json", ec)) return false;
+  for (const char* weights : {"model.safetensors", "best_model.pth", "model.pth"})
+    if (fs::is_regular_file(fs::path(dir) / weights, ec)) return true;
+  return false;
+}
+}  // namespace
+
+std::string find_default_model(const std::string& exe_dir) {
+  if (const char* env = std::getenv("LIGHT_MODEL"); env && *env) {
+    if (!is_model_folder(env))
+      throw Error(std::string("LIGHT_MODEL=") + env + ": not a model folder (config.json and model.safetensors expected)");
+    return env;
+  }
+  for (const std::string& c : default_model_candidates(exe_dir))
+    if (is_model_folder(c)) return c;
+  return "";
+}
+
+std::string executable_dir() {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "./";
+  self[n] = '\0';
+  const std::string path(self);
+  return path.substr(0, path.rfind('/') + 1);
+}
+
+}  // namespace light::link
