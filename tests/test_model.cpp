@@ -611,17 +611,32 @@ TEST(Model, RelativeBiasTablesTrainOnlyWhenAsked) {
 // ---------------------------------------------------------------------------------------------
 #include "light/train/trainer.h"
 
+namespace {
+// Two synthetic tiles of side x side px under DIR/two, and training options on them (train and
+// validate on both, run folder DIR/run, the byte-level tokenizer).
+struct TwoTiles {
+  maptext::Dataset data;
+  train::TrainOptions options;
+};
+TwoTiles two_tiles(const std::string& dir, int side, uint64_t seed) {
+  synth::SynthOptions so;
+  so.width = so.height = side;
+  so.seed = seed;
+  TwoTiles t;
+  t.data = synth::synthesize(synth::Gazetteer(""), so, dir + "/two", 2, 1, false);
+  t.options.train_json = t.options.val_json = dir + "/two/annotations.json";
+  t.options.train_images = t.options.val_images = dir + "/two";
+  t.options.out_dir = dir + "/run";
+  t.options.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
+  return t;
+}
+}  // namespace
+
 TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   const std::string dir = test::temp_dir();
-  synth::SynthOptions so;
-  so.width = so.height = 500;
-  so.seed = 5;
-  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/two", 2, 1, false);
-  train::TrainOptions o;
-  o.train_json = o.val_json = dir + "/two/annotations.json";
-  o.train_images = o.val_images = dir + "/two";
-  o.out_dir = dir + "/run";
-  o.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
+  TwoTiles two = two_tiles(dir, 500, 5);
+  const auto& data = two.data;
+  train::TrainOptions& o = two.options;
   // The tiny preset without dropout (from a config file): the loop's mechanics, not regularisation.
   ModelConfig c = preset_config("tiny", 260);
   c.layoutlmv3.hidden_dropout = c.layoutlmv3.attention_dropout = c.poly.hidden_dropout = c.poly.attention_dropout = 0;
@@ -743,15 +758,9 @@ TEST(Losses, RowsWhoseNeighbourLiesBeyondTheWindowAreLeftOut) {
 
 TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   const std::string dir = test::temp_dir();
-  synth::SynthOptions so;
-  so.width = so.height = 1200;
-  so.seed = 6;
-  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/two", 2, 1, false);
-  train::TrainOptions o;
-  o.train_json = o.val_json = dir + "/two/annotations.json";
-  o.train_images = o.val_images = dir + "/two";
-  o.out_dir = dir + "/run";
-  o.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
+  TwoTiles two = two_tiles(dir, 1200, 6);
+  const auto& data = two.data;
+  train::TrainOptions& o = two.options;
   o.config = "tiny";
   o.head = "pairwise";
   o.window_word_height = 0.04;  // windows of about half the tile
