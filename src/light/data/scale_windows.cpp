@@ -82,6 +82,8 @@ std::vector<maptext::Point> word_centres(const maptext::Tile& tile) {
 std::vector<float> region_pixels(const image::RgbImage& img, double scale, const Region& r, int size) {
   const int x0 = static_cast<int>(std::floor(r.x0 * scale)), y0 = static_cast<int>(std::floor(r.y0 * scale));
   const int w = std::max(1, static_cast<int>(std::lround(r.width() * scale))), h = std::max(1, static_cast<int>(std::lround(r.height() * scale)));
+  if (x0 == 0 && y0 == 0 && w == img.width && h == img.height)  // the whole image (a paper model's frame): no copy
+    return image::pixel_values(image::pil_resize_bilinear(img, size, size));
   return image::pixel_values(image::pil_resize_bilinear(image::crop_padded(img, x0, y0, w, h), size, size));
 }
 
