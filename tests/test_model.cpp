@@ -113,6 +113,14 @@ TEST(Model, BatchedForwardOfTwoTiles) {
   batch.first_token_indices = {a.batch.first_token_indices[0], b.batch.first_token_indices[0]};
   batch.word_labels = {a.batch.word_labels[0], b.batch.word_labels[0]};
   const Outputs o = model->forward(batch);
+  // The last layer run for the words' first tokens alone (what linking runs): the same logits.
+  const Outputs w = model->forward(batch, /*keep_layers=*/false, /*words_only=*/true);
+  EXPECT_FALSE(w.final_hidden_text.defined());
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_LT(max_diff(w.tiles[k].first_token_hidden, o.tiles[k].first_token_hidden), 1e-5);
+    EXPECT_LT(max_diff(w.tiles[k].logits, tensor(out, "batch_tile0_tile1.logits." + std::to_string(k))), 1e-4);
+    EXPECT_LT(max_diff(w.tiles[k].bi_probs, o.tiles[k].bi_probs), 1e-6);
+  }
   double base = 0, bidir = 0, focal = 0;
   for (int k = 0; k < 2; ++k) {
     EXPECT_LT(max_diff(o.tiles[k].logits, tensor(out, "batch_tile0_tile1.logits." + std::to_string(k))), 1e-4);
@@ -590,6 +598,30 @@ TEST(Model, LossSwitchesAreThePapersTable3) {
   EXPECT_NEAR(t.total_loss({true, true}).item<double>(), base + bi + focal, 1e-5);       // full
 }
 
+TEST(Model, TheOnePassRelativeBiasEqualsTheTensorComputation) {
+  torch::manual_seed(8);
+  ModelConfig c = tiny_config(Modalities::LIG);
+  c.layoutlmv3.train_relative_bias = true;  // with a gradient: the tensor path
+  LightTextLinking net(c);
+  {
+    torch::NoGradGuard g;
+    for (const auto& p : net->named_parameters())
+      if (p.key().find("rel_pos") != std::string::npos) p.value().normal_();
+  }
+  const auto& enc = net->light->encoder;
+  const int64_t T = 37, V = 17;
+  const torch::Tensor positions = torch::cat({torch::arange(T, torch::kLong), torch::arange(V, torch::kLong)});
+  const torch::Tensor boxes = torch::randint(0, 1001, {3, T + V, 4}, torch::kLong);
+  const torch::Tensor tensor_path = enc->attention_bias(positions, boxes);
+  ASSERT_TRUE(tensor_path.requires_grad());
+  torch::NoGradGuard no_grad;
+  const torch::Tensor one_pass = enc->attention_bias(positions, boxes);
+  ASSERT_FALSE(one_pass.requires_grad());
+  ASSERT_EQ(one_pass.sizes(), tensor_path.sizes());
+  EXPECT_EQ(max_diff(one_pass, tensor_path.detach()), 0.0);  // the same sums of the same floats
+  EXPECT_GT(tensor_path.abs().max().item<double>(), 0.1);
+}
+
 TEST(Model, RelativeBiasTablesTrainOnlyWhenAsked) {
   for (const bool train : {false, true}) {
     torch::manual_seed(3);
@@ -756,6 +788,30 @@ TEST(Losses, RowsWhoseNeighbourLiesBeyondTheWindowAreLeftOut) {
   EXPECT_EQ(none.base_loss.item<double>(), 0.0);
 }
 
+TEST(Losses, TheFocalSelfTargetMakesAPhraseFinalWordsOwnEntryItsPositive) {
+  // Two words of one phrase: 0 -> 1, and 1 ends it. Row 0 is uniform, row 1 gives itself 0.75.
+  // alpha 0.25 on the diagonal, gamma 2, hand-worked: the paper's row 1 is two negatives,
+  // 0.0625 ln(4/3) + 0.25 (0.5625 ln 4); with the self target its diagonal is a positive,
+  // 0.25 (0.0625 ln(4/3)). Row 0: 0.25 (0.25 ln 2) + 0.25 ln 2. Mean of 4 entries, times 100.
+  const torch::Tensor logits = torch::tensor({0.0f, 0.0f, 0.0f, static_cast<float>(std::log(3.0))}).view({2, 2});
+  const std::vector<int64_t> labels = {data::word_label(0, 1), data::word_label(0, 2)};
+  TileOutputs paper, self;
+  link_losses(logits, logits, labels, 0.25, 2.0, paper);
+  link_losses(logits, logits, labels, 0.25, 2.0, self, {}, {}, /*focal_self_target=*/true);
+  EXPECT_NEAR(paper.focal_successor_loss.item<double>(), 10.738406, 1e-4);
+  EXPECT_NEAR(self.focal_successor_loss.item<double>(), 5.977091, 1e-4);
+  EXPECT_NEAR(self.base_loss.item<double>(), paper.base_loss.item<double>(), 1e-9);  // the cross-entropy is unchanged
+  // The model config keeps the switch only when it is on (released checkpoints' files unchanged).
+  const std::string dir = test::temp_dir();
+  ModelConfig c = preset_config("tiny", 260);
+  write_model_config(dir + "/off.json", c);
+  EXPECT_EQ(read_file(dir + "/off.json").find("focal_self_target"), std::string::npos);
+  c.focal_self_target = true;
+  write_model_config(dir + "/on.json", c);
+  EXPECT_TRUE(read_model_config(dir + "/on.json").focal_self_target);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   const std::string dir = test::temp_dir();
   TwoTiles two = two_tiles(dir, 1200, 6);
@@ -864,6 +920,20 @@ TEST(Train, ResumingEqualsAnUninterruptedRun) {
     return out;
   };
   EXPECT_EQ(strip(read_file(dir + "/straight/log.jsonl")), strip(read_file(dir + "/interrupted/log.jsonl")));
+  // Stopped after epoch 2 on purpose (--stop-after-epoch), then resumed: the schedule spanned all 4.
+  o.interrupt_after_steps = -1;
+  o.out_dir = dir + "/stopped";
+  o.stop_after_epoch = 2;
+  train::train(o);
+  const std::string two = strip(read_file(dir + "/stopped/log.jsonl")), four = strip(read_file(dir + "/straight/log.jsonl"));
+  EXPECT_EQ(std::count(two.begin(), two.end(), '\n'), 2);
+  EXPECT_EQ(two, four.substr(0, two.size()));
+  train::TrainOptions s;
+  s.threads = 1;
+  s.max_epochs = -1;
+  train::read_options(dir + "/stopped", s);
+  train::train(s);
+  EXPECT_TRUE(read_file(dir + "/straight/last/model.safetensors") == read_file(dir + "/stopped/last/model.safetensors"));
   EXPECT_THROW(train::read_options(dir + "/nothing", r), light::Error);
   r.out_dir = dir + "/nothing";
   std::filesystem::create_directories(r.out_dir);

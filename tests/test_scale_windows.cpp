@@ -66,6 +66,21 @@ TEST(ScaleWindows, PlansCoverTheTileWithStartsAtMostAHalfSideApart) {
   EXPECT_THROW(data::plan_regions(100, 100, 0), Error);
 }
 
+TEST(ScaleWindows, WindowsGrowByAtMostTheSlackWhenThatMakesFewer) {
+  // 2000 x 2000 with 1050 px windows: 3 x 3; from 2000 / 1.5 = 1333.3 px (1.27 sides) 2 x 2 do.
+  const double s = data::fewest_windows_side(2000, 2000, 1050, 1.3);
+  EXPECT_NEAR(s, 2000.0 / 1.5, 1e-6);
+  EXPECT_EQ(data::plan_regions(2000, 2000, s).size(), 4u);
+  EXPECT_EQ(data::plan_regions(2000, 2000, 1050).size(), 9u);
+  // 700 px: 5 x 5; the fewest within 910 px is 4 x 4, from 2000 / 2.5 = 800 px.
+  EXPECT_NEAR(data::fewest_windows_side(2000, 2000, 700, 1.3), 800.0, 1e-6);
+  // 1000 px: 3 x 3, and still 3 x 3 at 1300 px: unchanged.
+  EXPECT_DOUBLE_EQ(data::fewest_windows_side(2000, 2000, 1000, 1.3), 1000.0);
+  // Each axis on its own: 2000 x 600 with 700 px windows, 5 x 1 -> 4 x 1 from 800 px.
+  EXPECT_NEAR(data::fewest_windows_side(2000, 600, 700, 1.3), 800.0, 1e-6);
+  EXPECT_THROW(data::fewest_windows_side(100, 100, 0, 1.3), Error);
+}
+
 TEST(ScaleWindows, CentralityIgnoresTheTilesOwnEdges) {
   const data::Region corner{0, 0, 1000, 1000}, middle{1000, 0, 2000, 1000};
   // The corner window's left and top edges are the tile's: a word near them is as central as can be.
@@ -147,7 +162,9 @@ TEST(ScaleWindows, InferenceWindowsHoldEveryWordAndScaleTheFrame) {
   const auto words = data::select_words(t, 3000, 1000, {});
   const data::Tokenize tok = [](const std::string& w) { return std::vector<int64_t>(w.size(), 7); };
   const auto windows = data::inference_windows(t, 3000, 1000, words, img, 0.1, tok, 100, {}, 0.02, 32);
-  ASSERT_EQ(windows.size(), 5u);  // x starts 0, 500, ..., 2000; one row
+  // 1000 px windows would take 5 (starts 500 apart); grown to 1200 px (within 1.3), 4 do: starts 0,
+  // 600, 1200, 1800 (fewest_windows_side), one row.
+  ASSERT_EQ(windows.size(), 4u);
   std::vector<double> best(words.size(), 0);
   for (const auto& w : windows) {
     EXPECT_EQ(w.pixels.size(), 3u * 32 * 32);

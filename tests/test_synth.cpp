@@ -138,6 +138,38 @@ TEST(Synth, InkOfEachWordLiesInsideItsPolygon) {
   }
 }
 
+TEST(Synth, ATurnedTileCarriesItsImageAndPolygonsRoundTogether) {
+  SynthOptions o = small(21);
+  o.width = 640, o.height = 480;  // not square: the sides swap
+  SynthImage img;
+  const maptext::Tile tile = generate_tile(names(), o, 0, "t.png", &img);
+  ASSERT_FALSE(tile.groups.empty());
+  // A quarter turn clockwise: (x, y) -> (480 - y, x), the image 480 wide and 640 high; a pixel at
+  // column x, row y goes to column 479 - y, row x.
+  maptext::Tile turned = tile;
+  SynthImage timg = img;
+  turn_tile(turned, &timg, 640, 480, 1);
+  ASSERT_EQ(timg.width, 480);
+  ASSERT_EQ(timg.height, 640);
+  const maptext::Point p = tile.groups[0][0].vertices[0], q = turned.groups[0][0].vertices[0];
+  EXPECT_DOUBLE_EQ(q.x, 480 - p.y);
+  EXPECT_DOUBLE_EQ(q.y, p.x);
+  for (const auto& [x, y] : std::vector<std::pair<int, int>>{{10, 20}, {600, 5}, {0, 479}})
+    for (int c = 0; c < 3; ++c)
+      EXPECT_EQ(timg.bgr[(static_cast<size_t>(x) * 480 + (479 - y)) * 3 + c], img.bgr[(static_cast<size_t>(y) * 640 + x) * 3 + c]);
+  // Three more turns bring both back; generate_tile turns as asked.
+  turn_tile(turned, &timg, 480, 640, 3);
+  EXPECT_EQ(timg.bgr, img.bgr);
+  EXPECT_NEAR(turned.groups[0][0].vertices[2].x, tile.groups[0][0].vertices[2].x, 1e-9);
+  o.quarter_turns = 2;
+  SynthImage upside;
+  const maptext::Tile half = generate_tile(names(), o, 0, "t.png", &upside);
+  EXPECT_EQ(upside.width, 640);
+  EXPECT_DOUBLE_EQ(half.groups[0][0].vertices[0].x, 640 - p.x);
+  EXPECT_DOUBLE_EQ(half.groups[0][0].vertices[0].y, 480 - p.y);
+  for (size_t c = 0; c < 3; ++c) EXPECT_EQ(upside.bgr[c], img.bgr[img.bgr.size() - 3 + c]);  // the last pixel comes first
+}
+
 TEST(Synth, GroupOrderIsReadingOrder) {
   const std::vector<std::string> words{"Lake", "of", "the", "Woods"};
   for (PhraseLayout layout : {PhraseLayout::Straight, PhraseLayout::Rotated, PhraseLayout::Curved, PhraseLayout::Spread}) {

@@ -18,7 +18,7 @@ struct SynthArgs {
               gazetteer = synth::Gazetteer::default_path();
   std::string spotter = "default";
   bool predictions = false;
-  int count = 1, threads = 0;
+  int count = 1, threads = 0, turn = 0;
   uint64_t seed = 0;
   double clusters = 0.35;
   bool quiet = false, overwrite = false;
@@ -93,6 +93,8 @@ void run_synth(const SynthArgs& a) {
   }
   if (!(a.clusters >= 0 && a.clusters <= 1)) throw Error("--clusters: expected a chance in [0, 1]");
   opt.layouts.clusters = a.clusters;
+  if (a.turn != 0 && a.turn != 90 && a.turn != 180 && a.turn != 270) throw Error("--turn: expected 0, 90, 180 or 270, got " + std::to_string(a.turn));
+  opt.quarter_turns = a.turn / 90;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
   const synth::SpotterRates rates = synth::parse_spotter_rates(a.spotter);
@@ -139,6 +141,8 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--layouts", args->layouts,
                   "Map styles and phrase layouts: default (every style) | atlas | topographic | city | nautical | regional | classic (atlas at the first sets' scale) | curvy | weights (both at that scale unless told) such as curved=3,rotated=1 (along, straight, rotated, "
                   "curved, stacked, spread, numbers)")
+      ->capture_default_str();
+  cmd->add_option("--turn", args->turn, "Turn every finished tile clockwise by 0, 90, 180 or 270 degrees (a sheet scanned sideways)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_flag("--predictions", args->predictions,

@@ -58,6 +58,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.losses.bidirection) aux.push_back("bidirection");
   if (c.losses.focal) aux.push_back("focal");
   j["loss"] = {{"aux_losses", aux}, {"focal_alpha", c.focal_alpha}, {"focal_gamma", c.focal_gamma}};
+  if (c.focal_self_target) j["loss"]["focal_self_target"] = true;
   // Beyond the paper: written only when used, so that a paper model's config.json is unchanged.
   if (c.head != SuccessorHead::Bilinear) j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
@@ -285,6 +286,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   if (j.contains("loss")) {
     get(j["loss"], "focal_alpha", c.focal_alpha, path + ": loss");
     get(j["loss"], "focal_gamma", c.focal_gamma, path + ": loss");
+    get(j["loss"], "focal_self_target", c.focal_self_target, path + ": loss");
     if (j["loss"].contains("aux_losses")) {
       const auto& aux = j["loss"]["aux_losses"];
       if (!aux.is_array()) throw Error(path + ": loss.aux_losses: expected a list");

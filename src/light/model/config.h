@@ -55,6 +55,10 @@ struct ModelConfig {
   double fusion_dropout = 0.1;  // after the fused LayerNorm (training only)
   double head_layer_norm_eps = 1e-5;
   double focal_alpha = 0.25, focal_gamma = 2.0;
+  // Beyond the paper: a phrase-final word's focal row takes its own entry ("no successor") as the
+  // positive, as its cross-entropy does; false (released checkpoints) = the paper's focal terms, whose
+  // phrase-final rows are all negatives and push "no successor" down (docs/default-model.md).
+  bool focal_self_target = false;
   Modalities modalities = Modalities::LIG;
   LossSwitches losses;
   SuccessorHead head = SuccessorHead::Bilinear;

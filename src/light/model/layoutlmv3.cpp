@@ -1,5 +1,10 @@
 #include "light/model/layoutlmv3.h"
 
+#include <ATen/Parallel.h>
+
+#include <limits>
+#include <stdexcept>
+
 #include "light/model/dropout.h"
 #include "light/model/relative_position.h"
 
@@ -58,7 +63,82 @@ LayoutLMv3EncoderImpl::LayoutLMv3EncoderImpl(const LayoutLMv3Config& c) : config
   rel_pos_y_bias = register_module("rel_pos_y_bias", nobias(c.rel_2d_pos_bins, c.num_attention_heads));
 }
 
+namespace {
+// Each head's bias for every relative distance in [-range, range]: bucket and table in one lookup.
+// weight: a Linear(bins -> heads)'s [heads, bins]. [heads][2 range + 1].
+std::vector<float> head_tables(const torch::Tensor& weight, int64_t range, int buckets, int max_distance) {
+  const torch::Tensor w = weight.detach().to(torch::kCPU).to(torch::kFloat32).contiguous();
+  const int64_t heads = w.size(0), bins = w.size(1), R = 2 * range + 1;
+  std::vector<float> t(static_cast<size_t>(heads * R));
+  const float* p = w.data_ptr<float>();
+  for (int64_t r = -range; r <= range; ++r) {
+    const int64_t k = relative_position_bucket(r, buckets, max_distance);
+    for (int64_t h = 0; h < heads; ++h) t[static_cast<size_t>(h * R + r + range)] = p[h * bins + k];
+  }
+  return t;
+}
+}  // namespace
+
+torch::Tensor LayoutLMv3EncoderImpl::attention_bias_cpu(const torch::Tensor& positions, const torch::Tensor& boxes,
+                                                        const torch::Tensor& keep, double divide) const {
+  const torch::Tensor pos = positions.to(torch::kLong).contiguous(), box = boxes.to(torch::kLong).contiguous();
+  const int64_t B = box.size(0), S = pos.size(0), heads = config.num_attention_heads;
+  const int64_t* p = pos.data_ptr<int64_t>();
+  const int64_t* bx = box.data_ptr<int64_t>();
+  int64_t pmin = p[0], pmax = p[0], cmin = bx[0], cmax = bx[0];
+  for (int64_t i = 0; i < S; ++i) pmin = std::min(pmin, p[i]), pmax = std::max(pmax, p[i]);
+  for (int64_t i = 0; i < box.numel(); ++i) cmin = std::min(cmin, bx[i]), cmax = std::max(cmax, bx[i]);
+  const int64_t range1 = pmax - pmin, range2 = std::max<int64_t>(1, cmax - cmin);
+  const std::vector<float> t1 = head_tables(rel_pos_bias->weight, range1, config.rel_pos_bins, config.max_rel_pos);
+  const std::vector<float> tx = head_tables(rel_pos_x_bias->weight, range2, config.rel_2d_pos_bins, config.max_rel_2d_pos);
+  const std::vector<float> ty = head_tables(rel_pos_y_bias->weight, range2, config.rel_2d_pos_bins, config.max_rel_2d_pos);
+  torch::Tensor out = torch::empty({B, heads, S, S}, torch::kFloat32);
+  float* o = out.data_ptr<float>();
+  // The additive mask of each key: -0 (as (1 - 1) x lowest) where kept, the lowest float elsewhere.
+  std::vector<float> mask(static_cast<size_t>(B * S), -0.0f);
+  if (keep.defined()) {
+    const torch::Tensor k = keep.to(torch::kCPU).to(torch::kFloat32).contiguous();
+    if (k.numel() != B * S) throw std::runtime_error("attention_bias_cpu: one keep flag a token expected");
+    for (int64_t i = 0; i < B * S; ++i) mask[static_cast<size_t>(i)] = (1.0f - k.data_ptr<float>()[i]) * std::numeric_limits<float>::lowest();
+  }
+  const bool scaled = keep.defined() || divide != 1.0;
+  const float div = static_cast<float>(divide);
+  at::parallel_for(0, B * heads, 1, [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> x(static_cast<size_t>(S)), y(static_cast<size_t>(S));
+    for (int64_t k = begin; k < end; ++k) {
+      const int64_t b = k / heads, h = k % heads;
+      for (int64_t i = 0; i < S; ++i) x[static_cast<size_t>(i)] = bx[(b * S + i) * 4], y[static_cast<size_t>(i)] = bx[(b * S + i) * 4 + 3];
+      const float* T1 = t1.data() + h * (2 * range1 + 1) + range1;
+      const float* TX = tx.data() + h * (2 * range2 + 1) + range2;
+      const float* TY = ty.data() + h * (2 * range2 + 1) + range2;
+      float* ok = o + k * S * S;
+      const float* M = mask.data() + b * S;
+      for (int64_t i = 0; i < S; ++i) {
+        const int64_t pi = p[i], xi = x[static_cast<size_t>(i)], yi = y[static_cast<size_t>(i)];
+        float* row = ok + i * S;
+        for (int64_t j = 0; j < S; ++j)  // bias1 + (bias_x + bias_y), as the tensor path adds them
+          row[j] = T1[p[j] - pi] + (TX[x[static_cast<size_t>(j)] - xi] + TY[y[static_cast<size_t>(j)] - yi]);
+        if (scaled)
+          for (int64_t j = 0; j < S; ++j) row[j] = row[j] / div + M[j];
+      }
+    }
+  });
+  return out;
+}
+
+torch::Tensor LayoutLMv3EncoderImpl::scores_bias(const torch::Tensor& positions, const torch::Tensor& boxes, const torch::Tensor& keep,
+                                                 double divide) const {
+  if (positions.device().is_cpu() && boxes.device().is_cpu() && rel_pos_bias->weight.scalar_type() == torch::kFloat32)
+    return attention_bias_cpu(positions, boxes, keep, divide);
+  const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({keep.size(0), 1, 1, keep.size(1)});
+  return (attention_bias(positions, boxes) / divide + mask).contiguous();
+}
+
 torch::Tensor LayoutLMv3EncoderImpl::attention_bias(const torch::Tensor& positions, const torch::Tensor& boxes) const {
+  // Without a gradient for the tables (inference, or tables kept frozen) on the CPU: one pass.
+  const bool tables_learn = torch::GradMode::is_enabled() && config.train_relative_bias && rel_pos_bias->weight.requires_grad();
+  if (!tables_learn && positions.device().is_cpu() && boxes.device().is_cpu() && rel_pos_bias->weight.scalar_type() == torch::kFloat32)
+    return attention_bias_cpu(positions, boxes);
   // r = key - query. One-hot times the table equals a gather of the table's columns.
   const int64_t range1 = positions.max().item<int64_t>() - positions.min().item<int64_t>();
   const torch::Tensor r1 = positions.unsqueeze(0) - positions.unsqueeze(1);  // [S, S]

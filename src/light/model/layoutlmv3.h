@@ -32,6 +32,13 @@ struct LayoutLMv3EncoderImpl : torch::nn::Module {
   explicit LayoutLMv3EncoderImpl(const LayoutLMv3Config& c);
   // The summed attention bias [B, heads, S, S] for 1-D positions [S] and boxes [B, S, 4].
   torch::Tensor attention_bias(const torch::Tensor& positions, const torch::Tensor& boxes) const;
+  // The same bias computed in one pass over the pairs (CPU, float32 tables, no gradient); with `keep`
+  // [B, S] (1: a real token) or a divisor, bias / divide + the additive mask instead.
+  torch::Tensor attention_bias_cpu(const torch::Tensor& positions, const torch::Tensor& boxes, const torch::Tensor& keep = {},
+                                   double divide = 1.0) const;
+  // Inference (no gradient): bias / divide plus the additive mask of `keep` [B, S] (0 where kept, the
+  // lowest float where not), what every layer adds to its scores: [B, heads, S, S].
+  torch::Tensor scores_bias(const torch::Tensor& positions, const torch::Tensor& boxes, const torch::Tensor& keep, double divide) const;
   torch::nn::ModuleList layer;
   torch::nn::Linear rel_pos_bias{nullptr}, rel_pos_x_bias{nullptr}, rel_pos_y_bias{nullptr};
   LayoutLMv3Config config;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 
 #include "light/data/inputs.h"
 #include "light/model/dropout.h"
@@ -150,8 +152,32 @@ torch::Tensor TileOutputs::total_loss(const LossSwitches& s) const {
   return t;
 }
 
+namespace {
+// The distinct rows of a matrix [N, C] (first-seen order) and each row's index among them. On the
+// CPU a hash of each row's bytes (unique_dim sorts, and compares rows one pair at a time).
+std::pair<torch::Tensor, torch::Tensor> distinct_rows(const torch::Tensor& flat) {
+  if (!flat.device().is_cpu() || flat.scalar_type() != torch::kFloat32) {
+    const auto u = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
+    return {std::get<0>(u), std::get<1>(u).flatten()};
+  }
+  const torch::Tensor c = flat.contiguous();
+  const int64_t N = c.size(0);
+  const size_t bytes = static_cast<size_t>(c.size(1)) * sizeof(float);
+  const char* base = reinterpret_cast<const char*>(c.data_ptr<float>());
+  std::unordered_map<std::string_view, int64_t> seen;
+  seen.reserve(static_cast<size_t>(N));
+  std::vector<int64_t> first, inverse(static_cast<size_t>(N));
+  for (int64_t i = 0; i < N; ++i) {
+    const auto [it, fresh] = seen.emplace(std::string_view(base + static_cast<size_t>(i) * bytes, bytes), static_cast<int64_t>(first.size()));
+    if (fresh) first.push_back(i);
+    inverse[static_cast<size_t>(i)] = it->second;
+  }
+  return {c.index_select(0, torch::tensor(first, torch::kLong)), torch::tensor(inverse, torch::kLong)};
+}
+}  // namespace
+
 torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, const Batch& b, Outputs& out, bool keep_layers,
-                              bool encode_distinct_polygons) {
+                              bool encode_distinct_polygons, const torch::Tensor& last_rows) {
   const int64_t B = b.input_ids.size(0), T = b.input_ids.size(1);
   const int64_t C = b.polygons.size(2);
   const Modalities mod = config.modalities;
@@ -160,14 +186,17 @@ torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, cons
     // Each distinct polygon encoded once.
     const torch::Tensor flat = b.polygons.reshape({B * T, C});
     if (encode_distinct_polygons) {
-      const auto uniq = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
-      const torch::Tensor encoded = m.poly_encoder(std::get<0>(uniq));
-      out.poly_embeddings = encoded.index_select(0, std::get<1>(uniq).flatten()).view({B, T, -1});
+      const auto [distinct, inverse] = distinct_rows(flat);
+      const torch::Tensor encoded = m.poly_encoder(distinct);
+      out.poly_embeddings = encoded.index_select(0, inverse).view({B, T, -1});
     } else {
       out.poly_embeddings = m.poly_encoder(flat).view({B, T, -1});
     }
   }
-  if (mod == Modalities::G) return out.poly_embeddings;  // polygons only: no LayoutLMv3
+  if (mod == Modalities::G) {  // polygons only: no LayoutLMv3
+    if (!last_rows.defined()) return out.poly_embeddings;
+    return out.poly_embeddings.gather(1, last_rows.unsqueeze(-1).expand({B, last_rows.size(1), out.poly_embeddings.size(2)}));
+  }
   {
     // L has no layout: every box is zero (and there are no visual tokens).
     const torch::Tensor bbox = mod == Modalities::L ? torch::zeros_like(b.bbox) : b.bbox;
@@ -191,24 +220,59 @@ torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, cons
     }
     torch::Tensor h = drop(m.LayerNorm(seq), config.layoutlmv3.hidden_dropout);
     out.encoder_input = h;
+    const size_t L = m.encoder->layer->size();
+    if (!torch::GradMode::is_enabled() && !m.is_training() && L > 0) {
+      // Inference: the bias over sqrt(head_dim) plus the mask, made once for every layer.
+      const int64_t d = config.layoutlmv3.hidden_size / config.layoutlmv3.num_attention_heads;
+      const torch::Tensor scores_bias = m.encoder->scores_bias(positions, boxes, keep, std::sqrt(static_cast<double>(d)));
+      for (size_t i = 0; i < L; ++i) {
+        auto* layer = m.encoder->layer[i]->as<TransformerLayerImpl>();
+        if (i + 1 == L && last_rows.defined()) {
+          const int64_t W = last_rows.size(1), S = h.size(1), heads = scores_bias.size(1);
+          h = layer->forward_inference(h, scores_bias.gather(2, last_rows.view({B, 1, W, 1}).expand({B, heads, W, S})), last_rows);
+        } else {
+          h = layer->forward_inference(h, scores_bias);
+        }
+        if (keep_layers) out.layers.push_back(h);
+      }
+      return h;
+    }
     const torch::Tensor bias = m.encoder->attention_bias(positions, boxes);
     const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({B, 1, 1, keep.size(1)});
-    for (const auto& layer : *m.encoder->layer) {
-      h = layer->as<TransformerLayerImpl>()->forward(h, bias, mask);
+    for (size_t i = 0; i < L; ++i) {
+      auto* layer = m.encoder->layer[i]->as<TransformerLayerImpl>();
+      if (i + 1 == L && last_rows.defined()) {  // the asked rows' queries alone
+        const int64_t W = last_rows.size(1), S = h.size(1);
+        const torch::Tensor xq = h.gather(1, last_rows.unsqueeze(-1).expand({B, W, h.size(2)}));
+        const torch::Tensor rows_bias = bias.expand({B, bias.size(1), S, S}).gather(2, last_rows.view({B, 1, W, 1}).expand({B, bias.size(1), W, S}));
+        auto& sa = layer->attention->self;
+        h = layer->forward_projected(linear(sa->query, xq), linear(sa->key, h), linear(sa->value, h), xq, rows_bias, mask);
+      } else {
+        h = layer->forward(h, bias, mask);
+      }
       if (keep_layers) out.layers.push_back(h);
     }
     return h;
   }
 }
 
-Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
+Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers, bool words_only) {
   Outputs out;
   const int64_t B = b.input_ids.size(0), T = b.input_ids.size(1);
-  out.final_hidden_text = encode_sequence(*light, config, b, out, keep_layers, encode_distinct_polygons).slice(1, 0, T);
+  torch::Tensor rows;  // [B, W]: each tile's first tokens, padded with token 0
+  if (words_only && !keep_layers) {
+    int64_t W = 1;
+    for (int64_t i = 0; i < B; ++i) W = std::max<int64_t>(W, b.first_token_indices[i].numel());
+    rows = torch::zeros({B, W}, b.input_ids.options());
+    for (int64_t i = 0; i < B; ++i) rows[i].slice(0, 0, b.first_token_indices[i].numel()).copy_(b.first_token_indices[i]);
+  }
+  const torch::Tensor h = encode_sequence(*light, config, b, out, keep_layers, encode_distinct_polygons, rows);
+  if (!rows.defined()) out.final_hidden_text = h.slice(1, 0, T);
   // Linking head, tile by tile.
   for (int64_t i = 0; i < B; ++i) {
     TileOutputs t;
-    t.first_token_hidden = out.final_hidden_text[i].index_select(0, b.first_token_indices[i]);
+    t.first_token_hidden = rows.defined() ? h[i].slice(0, 0, b.first_token_indices[i].numel())
+                                          : out.final_hidden_text[i].index_select(0, b.first_token_indices[i]);
     t.word_embeddings = token_encoder(t.first_token_hidden);
     const torch::Tensor pred = predecessor_mlp(t.word_embeddings), succ = successor_mlp(t.word_embeddings);
     t.logits = torch::matmul(pred, succ.t());
@@ -234,7 +298,8 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers) {
         }
         return f;
       };
-      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t, flags(b.next_outside), flags(b.prev_outside));
+      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t, flags(b.next_outside), flags(b.prev_outside),
+                  config.focal_self_target);
     }
     out.tiles.push_back(std::move(t));
   }
@@ -292,7 +357,7 @@ torch::Tensor keep_rows(const std::vector<uint8_t>& outside, int64_t n, const to
 
 void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
                  double alpha, double gamma, TileOutputs& out, const std::vector<uint8_t>& next_outside,
-                 const std::vector<uint8_t>& prev_outside) {
+                 const std::vector<uint8_t>& prev_outside, bool focal_self_target) {
   std::vector<int64_t> next, prev;
   link_targets(labels, next, prev);
   const int64_t n = static_cast<int64_t>(labels.size());
@@ -302,10 +367,14 @@ void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, co
   const torch::Tensor keep_next = keep_rows(next_outside, n, logits), keep_prev = keep_rows(prev_outside, n, logits);
   out.base_loss = row_cross_entropy(logits, tn, keep_next);
   out.bidirection_loss = row_cross_entropy(bi_logits, tp, keep_prev);
-  // One-hot targets only where a real neighbour exists (never on the diagonal).
+  // The paper's: one-hot targets only where a real neighbour exists (never on the diagonal); with
+  // focal_self_target a word without one has its own entry as the target, as in its cross-entropy.
   const torch::Tensor idx = torch::arange(n, lopt);
-  const torch::Tensor succ = torch::one_hot(tn, n).to(logits.dtype()) * tn.ne(idx).unsqueeze(1).to(logits.dtype());
-  const torch::Tensor pred = torch::one_hot(tp, n).to(logits.dtype()) * tp.ne(idx).unsqueeze(1).to(logits.dtype());
+  torch::Tensor succ = torch::one_hot(tn, n).to(logits.dtype()), pred = torch::one_hot(tp, n).to(logits.dtype());
+  if (!focal_self_target) {
+    succ = succ * tn.ne(idx).unsqueeze(1).to(logits.dtype());
+    pred = pred * tp.ne(idx).unsqueeze(1).to(logits.dtype());
+  }
   out.focal_successor_loss = 100.0 * focal(logits, succ, alpha, gamma, keep_next);
   out.focal_loss = out.focal_successor_loss + 100.0 * focal(bi_logits, pred, alpha, gamma, keep_prev);
 }

@@ -103,9 +103,11 @@ struct Outputs {
 // `encode_distinct_polygons` is false), fused with the text embeddings, the visual tokens appended,
 // and the LayoutLMv3 encoder run (dropout when `m` is training). Fills out's embeddings (and layers)
 // and returns the final states of all tokens, [B, T + V, H] (text first, then the visual CLS and the
-// patches); for G, the polygon embeddings [B, T, H]; for L, [B, T, H].
+// patches); for G, the polygon embeddings [B, T, H]; for L, [B, T, H]. With `last_rows` [B, W]
+// (token indices), the last layer computes those rows' states alone and returns [B, W, H]: the same
+// values, the queries, attention and feed-forward of every other token skipped.
 torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, const Batch& b, Outputs& out, bool keep_layers = false,
-                              bool encode_distinct_polygons = true);
+                              bool encode_distinct_polygons = true, const torch::Tensor& last_rows = {});
 
 // Beyond the paper: a score for every ordered pair of words (i, j) from the pair's geometry, read
 // with both words' embeddings: relu(geometry(phi_ij) + from(e_i) + to(e_j)) -> out, a scalar.
@@ -127,8 +129,10 @@ torch::Tensor pair_features(const torch::Tensor& frames);
 
 struct LightTextLinkingImpl : torch::nn::Module {
   explicit LightTextLinkingImpl(const ModelConfig& c);
-  // Eval-mode forward. Polygons are encoded once per distinct polygon (identical results).
-  Outputs forward(const Batch& batch, bool keep_layers = false);
+  // Eval-mode forward. Polygons are encoded once per distinct polygon (identical results). words_only:
+  // the last layer runs for the words' first tokens alone, all the head reads (same links, less work;
+  // final_hidden_text is then left empty).
+  Outputs forward(const Batch& batch, bool keep_layers = false, bool words_only = false);
   LightModel light{nullptr};
   // false: run the polygon encoder on every token slot as the reference does (benchmarks only).
   bool encode_distinct_polygons = true;
@@ -147,8 +151,10 @@ void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next
 // cross-entropy, and 100 x the focal loss in both directions (gamma, alpha on the diagonal).
 // Rows marked in next_outside (successor) or prev_outside (predecessor) are left out of that
 // direction's terms (a window's words whose neighbour lies beyond it); empty vectors mark none.
+// focal_self_target (beyond the paper): a word without a successor (predecessor) has its own entry
+// as the focal positive, as in the cross-entropy, instead of a row of negatives only.
 void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
                  double alpha, double gamma, TileOutputs& out, const std::vector<uint8_t>& next_outside = {},
-                 const std::vector<uint8_t>& prev_outside = {});
+                 const std::vector<uint8_t>& prev_outside = {}, bool focal_self_target = false);
 
 }  // namespace light::model

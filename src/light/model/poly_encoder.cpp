@@ -46,14 +46,19 @@ namespace {
 // token: the same values up to float rounding, a quarter of the first layer's matrix work removed.
 // The CLS token's embedding is the same for every polygon. Not used where dropout follows the
 // embedding LayerNorm (training), which breaks the linearity.
+// The LayerNorm's scale s itself needs no [n, H] embedding either: with centred w' = w - mean w and
+// P'[p] = P[p] - mean P[p], var(e) = v^2 mean(w'^2) + 2 v mean(w' P'[p]) + mean(P'[p]^2), so that
+// x = LayerNorm(e) is the same combination of the table's rows g w', g P'[p] and beta.
 struct FirstLayerTables {
   torch::Tensor P;      // [C + 1, H] position rows + token type 0
   torch::Tensor w;      // [H] the scalar coordinate embedding
   torch::Tensor x_cls;  // [H] the CLS token after the embedding LayerNorm
-  // [C + 4, 3H], query, key and value side by side: L'(g (w - mean w)); L'(g (P[p] - mean P[p])) for
-  // p = 0..C; L(beta); the CLS token's L(x_cls). A token's projections are a row of coefficients
-  // times this table: (v / s, 1 / s at column 1 + p, 1) for a coordinate, (0, ..., 0, 1) for the CLS.
+  // [C + 4, 4H]: x (the embedding LayerNorm's output), then query, key and value: rows g w' and
+  // L'(g w'); g P'[p] and L'(g P'[p]) for p = 0..C; beta and L(beta); x_cls and L(x_cls). A token's x
+  // and projections are a row of coefficients times this table: (v / s, 1 / s at column 1 + p, 1, 0)
+  // for a coordinate, (0, ..., 0, 1) for the CLS.
   torch::Tensor table;
+  torch::Tensor ww, wp, pp;  // mean(w'^2) [1]; mean(w' P'[p]) and mean(P'[p]^2) [C + 1]
 };
 
 FirstLayerTables first_layer_tables(PolyEncoderImpl& m, TransformerLayerImpl& layer) {
@@ -67,8 +72,15 @@ FirstLayerTables first_layer_tables(PolyEncoderImpl& m, TransformerLayerImpl& la
   const torch::Tensor W = torch::cat({sa->query->weight, sa->key->weight, sa->value->weight});  // [3H, H]
   const torch::Tensor bias = torch::cat({sa->query->bias, sa->key->bias, sa->value->bias});
   t.x_cls = emb->LayerNorm(m.cls_token.view({H}) + t.P[0]);
-  const torch::Tensor rows = torch::cat({(g * (t.w - t.w.mean())).unsqueeze(0), g * (t.P - t.P.mean(-1, /*keepdim=*/true))});
-  t.table = torch::cat({torch::matmul(rows, W.t()), torch::addmv(bias, W, beta).unsqueeze(0), torch::addmv(bias, W, t.x_cls).unsqueeze(0)});
+  const torch::Tensor wc = t.w - t.w.mean(), Pc = t.P - t.P.mean(-1, /*keepdim=*/true);
+  const torch::Tensor rows = torch::cat({(g * wc).unsqueeze(0), g * Pc});
+  const torch::Tensor x_rows = torch::cat({rows, beta.unsqueeze(0), t.x_cls.unsqueeze(0)});  // [C + 4, H]
+  const torch::Tensor qkv_rows =
+      torch::cat({torch::matmul(rows, W.t()), torch::addmv(bias, W, beta).unsqueeze(0), torch::addmv(bias, W, t.x_cls).unsqueeze(0)});
+  t.table = torch::cat({x_rows, qkv_rows}, 1);
+  t.ww = (wc * wc).mean().view({1});
+  t.wp = (Pc * wc).mean(-1);
+  t.pp = (Pc * Pc).mean(-1);
   return t;
 }
 
@@ -119,9 +131,11 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
     torch::Tensor x;
     size_t next = 0;  // the first layer still to run
     if (linear_first) {
-      const torch::Tensor e = values.unsqueeze(-1) * first.w + first.P.index_select(0, (cols + 1).flatten()).view({G, n, H});  // [G, n, H]
-      const torch::Tensor inv_s = torch::rsqrt(e.var(-1, /*unbiased=*/false, /*keepdim=*/true) + config.bert_layer_norm_eps);
-      x = torch::cat({first.x_cls.expand({G, 1, H}), emb->LayerNorm(e)}, 1);  // [G, 1 + n, H]
+      // The embedding LayerNorm's 1 / s of each coordinate token, from per-position statistics.
+      const torch::Tensor pos = (cols + 1).flatten();
+      const torch::Tensor var = values * values * first.ww + 2.0 * values * first.wp.index_select(0, pos).view({G, n}) +
+                                first.pp.index_select(0, pos).view({G, n});
+      const torch::Tensor inv_s = torch::rsqrt(var + config.bert_layer_norm_eps).unsqueeze(-1);  // [G, n, 1]
       // Coefficients: the CLS row selects the table's last row; a coordinate's row is
       // (v / s, 1 / s at column 1 + p, 1 for L(beta), 0).
       const int64_t K = first.table.size(0);  // C + 4
@@ -132,12 +146,13 @@ torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Ten
                                                  torch::ones({G, n, 1}, values.options()), torch::zeros({G, n, 1}, values.options())},
                                                 2);
       const torch::Tensor coef = torch::cat({cls_coef, tok_coef}, 1);  // [G, 1 + n, C + 4]
-      const torch::Tensor qkv = torch::matmul(coef, first.table);  // [G, 1 + n, 3H]
-      const auto parts = qkv.chunk(3, -1);
+      const torch::Tensor xqkv = torch::matmul(coef, first.table);  // [G, 1 + n, 4H]
+      const auto parts = xqkv.chunk(4, -1);
+      x = parts[0];
       if (L == 1)
-        x = layer(0)->forward_projected(parts[0].slice(1, 0, 1), parts[1], parts[2], x.slice(1, 0, 1), {}, {});
+        x = layer(0)->forward_projected(parts[1].slice(1, 0, 1), parts[2], parts[3], x.slice(1, 0, 1), {}, {});
       else
-        x = layer(0)->forward_projected(parts[0], parts[1], parts[2], x, {}, {});
+        x = layer(0)->forward_projected(parts[1], parts[2], parts[3], x, {}, {});
       next = 1;
     } else {
       x = torch::cat({cls_token.expand({G, 1, H}), coord_embedding(values.unsqueeze(-1))}, 1);  // [G, 1+n, H]

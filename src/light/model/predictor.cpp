@@ -37,11 +37,19 @@ SuccessorProbs successor_probs(const TileOutputs& t) {
 }
 
 SuccessorProbs Predictor::successors(const data::TileInputs& window, const std::vector<float>& pixels) {
+  return successors(std::vector<const data::TileInputs*>{&window}, std::vector<const std::vector<float>*>{&pixels}).at(0);
+}
+
+std::vector<SuccessorProbs> Predictor::successors(const std::vector<const data::TileInputs*>& windows,
+                                                  const std::vector<const std::vector<float>*>& pixels) {
   torch::NoGradGuard no_grad;
   BatchOptions bo;
   bo.labels = false;
-  const Batch b = make_batch({&window}, {&pixels}, impl_->net->config, impl_->device, bo);
-  return successor_probs(impl_->net->forward(b).tiles[0]);
+  const Batch b = make_batch(windows, pixels, impl_->net->config, impl_->device, bo);
+  const Outputs o = impl_->net->forward(b, /*keep_layers=*/false, /*words_only=*/true);
+  std::vector<SuccessorProbs> out;
+  for (const TileOutputs& t : o.tiles) out.push_back(successor_probs(t));
+  return out;
 }
 
 namespace {

@@ -36,6 +36,10 @@ class Predictor {
   const ModelConfig& config() const;
   // One window (data::layout_tokens) of a tile whose pixels are [3, S, S], S = config().layoutlmv3.input_size.
   SuccessorProbs successors(const data::TileInputs& window, const std::vector<float>& pixels);
+  // Several windows (each with its pixels) in one forward: the same probabilities as one at a time,
+  // up to float rounding, with each operation's overhead shared and larger matrix products.
+  std::vector<SuccessorProbs> successors(const std::vector<const data::TileInputs*>& windows,
+                                         const std::vector<const std::vector<float>*>& pixels);
   // Every intermediate output of one window, float32, by the parity fixtures' names (text_embeddings,
   // ..., probs, bi_probs; base_loss, bidirection_loss, focal_loss from the window's labels).
   std::map<std::string, io::Tensor> outputs(const data::TileInputs& window, const std::vector<float>& pixels);

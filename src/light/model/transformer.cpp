@@ -1,5 +1,8 @@
 #include "light/model/transformer.h"
 
+#include <ATen/Parallel.h>
+
+#include <algorithm>
 #include <cmath>
 
 #include "light/model/dropout.h"
@@ -80,6 +83,54 @@ torch::Tensor TransformerLayerImpl::forward_projected(const torch::Tensor& query
   }
   if (attention_dropout > 0 && is_training()) probs = train_dropout(probs, attention_dropout);
   return finish(torch::matmul(probs, v).permute({0, 2, 1, 3}).reshape({B, Q, h * d}), xq);
+}
+
+namespace {
+// softmax(alpha q k^T + bias) v for every (batch item, head), a block of query rows at a time so
+// that a block's scores stay in the core's cache: no [B, heads, Q, S] score tensor is written out
+// and read back (the slowest part of attention here, where memory is slow). q [B, Q, h, d], k and v
+// [B, S, h, d] (any strides with a unit last one: the products read them in place); bias
+// [B, h, Q, S]. Returns the context [B, Q, h * d], heads side by side.
+torch::Tensor blocked_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, const torch::Tensor& bias,
+                                double alpha) {
+  const int64_t B = q.size(0), Q = q.size(1), h = q.size(2), d = q.size(3);
+  constexpr int64_t kBlock = 128;  // 128 query rows x ~500 keys: a quarter of a MB of scores
+  const int64_t blocks = (Q + kBlock - 1) / kBlock;
+  torch::Tensor ctx = torch::empty({B, Q, h, d}, q.options());
+  at::parallel_for(0, B * h * blocks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t b = t / (h * blocks), head = t / blocks % h, r0 = t % blocks * kBlock, r1 = std::min(Q, r0 + kBlock);
+      torch::Tensor scores = torch::addmm(bias[b][head].slice(0, r0, r1), q[b].slice(0, r0, r1).select(1, head),
+                                          k[b].select(1, head).t(), 1.0, alpha);  // [rows, S]
+      at::_softmax_out(scores, scores, -1, false);
+      torch::Tensor out = ctx[b].slice(0, r0, r1).select(1, head);  // [rows, d], rows h * d apart
+      torch::mm_out(out, scores, v[b].select(1, head));
+    }
+  });
+  return ctx.view({B, Q, h * d});
+}
+}  // namespace
+
+torch::Tensor TransformerLayerImpl::forward_inference(const torch::Tensor& x, const torch::Tensor& scores_bias, const torch::Tensor& rows) {
+  auto& sa = attention->self;
+  const int64_t B = x.size(0), S = x.size(1), H = x.size(2), h = sa->heads, d = sa->head_dim;
+  auto project = [&](std::vector<torch::nn::Linear*> lins, const torch::Tensor& in) {  // [B, n, parts, h, d]
+    std::vector<torch::Tensor> w, b;
+    for (auto* l : lins) w.push_back((*l)->weight), b.push_back((*l)->bias);
+    return torch::addmm(torch::cat(b), in.reshape({-1, H}), torch::cat(w).t()).view({B, in.size(1), static_cast<int64_t>(lins.size()), h, d});
+  };
+  torch::Tensor q, k, v, xq = x;
+  if (!rows.defined()) {
+    const torch::Tensor qkv = project({&sa->query, &sa->key, &sa->value}, x);
+    q = qkv.select(2, 0), k = qkv.select(2, 1), v = qkv.select(2, 2);
+  } else {
+    xq = x.gather(1, rows.unsqueeze(-1).expand({B, rows.size(1), H}));
+    q = project({&sa->query}, xq).select(2, 0);
+    const torch::Tensor kv = project({&sa->key, &sa->value}, x);
+    k = kv.select(2, 0), v = kv.select(2, 1);
+  }
+  (void)S;
+  return finish(blocked_attention(q, k, v, scores_bias.contiguous(), 1.0 / std::sqrt(static_cast<double>(d))), xq);
 }
 
 torch::Tensor TransformerLayerImpl::finish(const torch::Tensor& context, const torch::Tensor& xq) {

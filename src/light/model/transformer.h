@@ -52,6 +52,12 @@ struct TransformerLayerImpl : torch::nn::Module {
   // outputs of attention.self.{query,key,value}, biases included) and the residual xq [B, Q, H].
   torch::Tensor forward_projected(const torch::Tensor& query, const torch::Tensor& key, const torch::Tensor& value,
                                   const torch::Tensor& xq, const torch::Tensor& bias, const torch::Tensor& mask);
+  // Inference (eval mode, no gradient): `scores_bias` [B, heads, Q, S] is the bias over
+  // sqrt(head_dim) plus the mask, made once for all layers; one product makes the query, key and
+  // value; the plain softmax (PB-relax only shifts the scores before it: the same probabilities up
+  // to float rounding). rows [B, W]: the tokens whose outputs are made (queries; undefined: all,
+  // Q = S), each from every token's keys and values. [B, Q, H].
+  torch::Tensor forward_inference(const torch::Tensor& x, const torch::Tensor& scores_bias, const torch::Tensor& rows = {});
   // The rest of the layer after the attention: context [B, Q, H] (heads concatenated, before
   // attention.output.dense), residual xq [B, Q, H].
   torch::Tensor finish(const torch::Tensor& context, const torch::Tensor& xq);

@@ -197,6 +197,9 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
       O("--modalities", "modalities", &T::modalities, "G | L | LI | LIG (the paper's ablation)"),
       O("--no-bidirection", "bidirection", &T::bidirection, "Without the predecessor cross-entropy").negate(),
       O("--no-focal", "focal", &T::focal, "Without the focal terms").negate(),
+      O("--focal-self-target", "focal_self_target", &T::focal_self_target,
+        "Focal terms with \"no successor\" as a phrase-final word's positive (the paper's: no positive)")
+          .before("false"),
       O("--max-epochs", "max_epochs", &T::max_epochs, "At most this many epochs (a resumed run may be given more)").renewable(),
       O("--batch-size", "batch_size", &T::batch_size, "Tiles per step"),
       O("--max-length", "max_length", &T::max_length, "Token window"),
@@ -228,6 +231,8 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
       O(nullptr, "stop_patience", &T::stop_patience, "Epochs without improvement before the run stops"),
       O("--seed", "seed", &T::seed, "Random seed"),
       O("--threads", nullptr, &T::threads, "LibTorch threads (0 = all cores)").local(),
+      O("--stop-after-epoch", nullptr, &T::stop_after_epoch,
+        "Stop this call after this epoch (the run stays resumable; the schedule still spans --max-epochs)").local(),
       O("--device", nullptr, &T::device, "cpu | cuda").local(),
   };
   return options;
@@ -333,6 +338,7 @@ void FineTuning::set_up() {
     throw Error("--scale-jitter: expected 0 to 2, got " + std::to_string(opt_.scale_jitter));
   if (!init_sized) config_.window_word_height = opt_.window_word_height;
   config_.losses = {opt_.bidirection, opt_.focal};
+  config_.focal_self_target = opt_.focal_self_target;
   if (opt_.relative_bias != "auto" && opt_.relative_bias != "train" && opt_.relative_bias != "frozen")
     throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt_.relative_bias + "\"");
   // auto: trained unless --init brings a transformer (a polygon encoder alone does not).
@@ -384,7 +390,9 @@ void FineTuning::set_lr(double lr) {
 }
 
 TrainSummary FineTuning::run() {
-  for (int epoch = st_.epoch + 1; epoch <= opt_.max_epochs && st_.no_improve < opt_.stop_patience; ++epoch) {
+  for (int epoch = st_.epoch + 1; epoch <= opt_.max_epochs && st_.no_improve < opt_.stop_patience &&
+                                  (opt_.stop_after_epoch <= 0 || epoch <= opt_.stop_after_epoch);
+       ++epoch) {
     const auto t0 = std::chrono::steady_clock::now();
     const double train_loss = train_epoch(epoch);
     const Validation v = validate();
@@ -485,14 +493,20 @@ FineTuning::Validation FineTuning::validate() {
       for (const Example& e : val_ex_) {
         const auto words = data::select_words(*e.tile, e.image.width, e.image.height, {});
         data::WindowMerge merge(words.size());
-        for (const auto& w : data::inference_windows(*e.tile, e.image.width, e.image.height, words, e.scaled, e.scale, tokenize_,
-                                                     opt_.max_length, special_, config_.window_word_height, config_.layoutlmv3.input_size)) {
-          const model::Outputs o = net_->forward(model::make_batch(std::vector<const data::TileInputs*>{&w.inputs},
-                                                                   std::vector<const std::vector<float>*>{&w.pixels}, config_, dev_));
-          v.loss += o.tiles[0].base_loss.item<double>();
-          ++batches;
-          const model::SuccessorProbs sp = model::successor_probs(o.tiles[0]);
-          merge.add(w.index, w.centre, sp.probs, sp.bi_probs);
+        const auto windows = data::inference_windows(*e.tile, e.image.width, e.image.height, words, e.scaled, e.scale, tokenize_,
+                                                     opt_.max_length, special_, config_.window_word_height, config_.layoutlmv3.input_size);
+        for (size_t first = 0; first < windows.size(); first += data::kWindowsPerForward) {  // as ModelLinker batches them
+          std::vector<const data::TileInputs*> in;
+          std::vector<const std::vector<float>*> px;
+          for (size_t k = first; k < std::min(windows.size(), first + data::kWindowsPerForward); ++k)
+            in.push_back(&windows[k].inputs), px.push_back(&windows[k].pixels);
+          const model::Outputs o = net_->forward(model::make_batch(in, px, config_, dev_), /*keep_layers=*/false, /*words_only=*/true);
+          for (size_t k = 0; k < o.tiles.size(); ++k) {
+            v.loss += o.tiles[k].base_loss.item<double>();
+            ++batches;
+            const model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
+            merge.add(windows[first + k].index, windows[first + k].centre, sp.probs, sp.bi_probs);
+          }
         }
         std::vector<float> P, Q;
         merge.finish(P, Q, config_.no_successor_bias);

@@ -17,6 +17,7 @@ struct TrainOptions {
   std::string config = "small";   // small | base | tiny | a config.json
   std::string modalities = "LIG"; // G | L | LI | LIG
   bool bidirection = true, focal = true;
+  bool focal_self_target = false;  // a phrase-final word's focal row has "no successor" as its positive
   int max_epochs = 100, batch_size = 2, threads = 0, max_length = 1000;
   int lr_patience = 5, stop_patience = 9;
   // Linear learning-rate warm-up over this many optimizer steps (0: none, as the reference's
@@ -42,6 +43,9 @@ struct TrainOptions {
   uint64_t seed = 1234;
   std::string device = "cpu";
   bool progress = false;
+  // This call stops after this epoch (0: runs to max_epochs); the run stays resumable and the
+  // schedule still spans max_epochs (a run stopped early, as the bundled model's first stage was).
+  int stop_after_epoch = 0;
   // Data-parallel ranks: each takes batch_size tiles a step (a step covers batch_size x world_size
   // tiles); every rank validates (identical weights give identical decisions); rank 0 writes.
   DistributedOptions distributed;

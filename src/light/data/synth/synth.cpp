@@ -522,6 +522,30 @@ SynthOptions tile_options(const SynthOptions& options, uint64_t index) {
   return o;
 }
 
+void turn_tile(maptext::Tile& tile, SynthImage* image, int width, int height, int turns) {
+  turns = ((turns % 4) + 4) % 4;
+  if (turns == 0) return;
+  for (auto& group : tile.groups)
+    for (auto& w : group)
+      for (auto& p : w.vertices) {
+        double W = width, H = height;
+        for (int t = 0; t < turns; ++t) {  // clockwise: (x, y) -> (H - y, x) in a W x H frame, which becomes H x W
+          const double x = p.x;
+          p.x = H - p.y, p.y = x;
+          std::swap(W, H);
+        }
+      }
+  if (image) {
+    if (image->width != width || image->height != height || image->bgr.size() != static_cast<size_t>(width) * height * 3)
+      throw Error("turn_tile: the image is not the tile's size");
+    const cv::Mat in(height, width, CV_8UC3, image->bgr.data());
+    cv::Mat out;
+    cv::rotate(in, out, turns == 1 ? cv::ROTATE_90_CLOCKWISE : turns == 2 ? cv::ROTATE_180 : cv::ROTATE_90_COUNTERCLOCKWISE);
+    image->width = out.cols, image->height = out.rows;
+    image->bgr.assign(out.data, out.data + out.total() * 3);
+  }
+}
+
 maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index, const std::string& image_key,
                             SynthImage* image) {
   SynthOptions opt = tile_options(options, index);
@@ -535,6 +559,7 @@ maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options,
     b.lettering();
     if (!b.tile.groups.empty() || attempt == 5) {
       if (image) b.finish(image);
+      turn_tile(b.tile, image, opt.width, opt.height, opt.quarter_turns);
       return std::move(b.tile);
     }
     opt.font_scale *= 0.5;

@@ -70,6 +70,9 @@ struct SynthOptions {
   // Drawn per tile over `ranges` (and the five styles) instead of the fixed values above.
   bool vary_side = false, vary_density = false, vary_height = false, vary_style = false;
   ScaleRanges ranges;
+  // The finished tile turned clockwise by this many quarter turns (0-3), image and polygons: a sheet
+  // scanned sideways or upside down, its lettering read along the turned baselines.
+  int quarter_turns = 0;
 };
 
 // The options tile `index` is made with: `options` with the side, density, font scale and map style
@@ -81,6 +84,10 @@ struct SynthImage {
   int width = 0, height = 0;
   std::vector<unsigned char> bgr;  // row-major, 3 bytes a pixel (OpenCV order)
 };
+
+// Turns a finished tile of width x height pixels clockwise by `turns` quarter turns: every word's
+// vertices, and the image when given (its width and height swap for an odd count).
+void turn_tile(maptext::Tile& tile, SynthImage* image, int width, int height, int turns);
 
 // Tile `index` of the run with these options: deterministic for (seed, index, options, fonts).
 maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index,
