@@ -210,6 +210,9 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   r = run_light("synth --out " + q(dir + "/x") + " --clusters 1.5");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--clusters: expected a chance in [0, 1]"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --turn 45");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--turn: expected 0, 90, 180 or 270, got 45"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/x"));
   r = run_light("draw --words " + q(kGt) + " --images " + q(dir) + " --out " + q(dir + "/d2"));
   EXPECT_EQ(r.exit_code, 1);
