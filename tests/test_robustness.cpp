@@ -90,6 +90,8 @@ TEST(Robustness, ANewRunRefusesAFolderThatHoldsAnythingAndOverwriteReplacesIt) {
   EXPECT_NE(r.err.find("--overwrite"), std::string::npos) << r.err;
   r = run_light(train_args(syn) + " --out " + q(run) + " --max-epochs 0");
   expect_error(r, "--max-epochs: expected at least 1, got 0");
+  r = run_light(train_args(syn) + " --out " + q(run) + " --stop-after-epoch -2");
+  expect_error(r, "--stop-after-epoch: expected 0 (none) or an epoch, got -2");
   for (const char* cmd : {"pretrain-poly --data ", "pretrain --tokenizer bytes --data "}) {
     r = run_light(std::string(cmd) + q(syn + "/annotations.json") + " --images " + q(syn) + " --out " + q(run) + " -q");
     expect_error(r, run + " (--out): already exists and is not empty");

@@ -79,6 +79,7 @@ TEST(ScaleWindows, WindowsGrowByAtMostTheSlackWhenThatMakesFewer) {
   // Each axis on its own: 2000 x 600 with 700 px windows, 5 x 1 -> 4 x 1 from 800 px.
   EXPECT_NEAR(data::fewest_windows_side(2000, 600, 700, 1.3), 800.0, 1e-6);
   EXPECT_THROW(data::fewest_windows_side(100, 100, 0, 1.3), Error);
+  EXPECT_THROW(data::fewest_windows_side(100, 100, 50, 0.9), Error);
 }
 
 TEST(ScaleWindows, CentralityIgnoresTheTilesOwnEdges) {

@@ -49,7 +49,8 @@ std::vector<Region> plan_regions(int width, int height, double side, double stri
 }
 
 double fewest_windows_side(int width, int height, double side, double slack, double stride) {
-  if (!(side > 0) || !std::isfinite(side) || !(slack >= 1)) throw Error("scale windows: the window side must be a positive number of pixels");
+  if (!(side > 0) || !std::isfinite(side)) throw Error("scale windows: the window side must be a positive number of pixels");
+  if (!(slack >= 1)) throw Error("scale windows: the slack must be at least 1");
   auto count = [&](double s) { return starts(width, s, stride).size() * starts(height, s, stride).size(); };
   // The count changes where an axis of length L needs one window fewer: s = L / (1 + (m - 1) stride).
   std::vector<double> candidates{side};
@@ -159,6 +160,18 @@ std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int wi
     }
   }
   return out;
+}
+
+void for_each_window_batch(const std::vector<InferenceWindow>& windows,
+                           const std::function<void(size_t, const std::vector<const TileInputs*>&,
+                                                    const std::vector<const std::vector<float>*>&)>& fn) {
+  for (size_t first = 0; first < windows.size(); first += kWindowsPerForward) {
+    std::vector<const TileInputs*> inputs;
+    std::vector<const std::vector<float>*> pixels;
+    for (size_t k = first; k < std::min(windows.size(), first + kWindowsPerForward); ++k)
+      inputs.push_back(&windows[k].inputs), pixels.push_back(&windows[k].pixels);
+    fn(first, inputs, pixels);
+  }
 }
 
 WindowMerge::WindowMerge(size_t n) : n_(n), best_(n, -1.0), P_(n * n, 0.0f), Q_(n * n, 0.0f) {}

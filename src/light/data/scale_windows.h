@@ -6,6 +6,7 @@
 // one random window per tile and step.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -65,6 +66,12 @@ inline constexpr double kOneWindowSlack = 1.3;
 // The most windows of a tile the model reads in one forward (link::ModelLinker, validation): one
 // forward shares each operation's overhead; the cap bounds the memory a whole map's windows take.
 inline constexpr size_t kWindowsPerForward = 16;
+
+// The windows in the batches the model reads them in, at most kWindowsPerForward a batch: fn(first,
+// inputs, pixels) for each, `first` the index of the batch's first window.
+void for_each_window_batch(const std::vector<InferenceWindow>& windows,
+                           const std::function<void(size_t first, const std::vector<const TileInputs*>& inputs,
+                                                    const std::vector<const std::vector<float>*>& pixels)>& fn);
 
 // Every window the model reads for a tile whose model-order words are `words` (select_words, test
 // order): with word_height > 0, the scale windows of plan_regions (stride 0.5; one window of the

@@ -60,16 +60,10 @@ maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage
   const auto windows = data::inference_windows(tile, img.width, img.height, words, img, 1.0, impl_->tokenize, impl_->max_length,
                                                impl_->special, config.window_word_height, config.layoutlmv3.input_size);
   if (windows.size() > 1) ++r.windowed_tiles;
-  // Windows go through the model kWindowsPerForward at a time (one forward shares each operation's
-  // overhead; the cap bounds memory on whole maps).
-  for (size_t first = 0; first < windows.size(); first += data::kWindowsPerForward) {
-    const size_t last = std::min(windows.size(), first + data::kWindowsPerForward);
-    std::vector<const data::TileInputs*> in;
-    std::vector<const std::vector<float>*> px;
-    for (size_t k = first; k < last; ++k) in.push_back(&windows[k].inputs), px.push_back(&windows[k].pixels);
-    const std::vector<model::SuccessorProbs> s = impl_->model.successors(in, px);
-    for (size_t k = first; k < last; ++k) merge.add(windows[k].index, windows[k].centre, s[k - first].probs, s[k - first].bi_probs);
-  }
+  data::for_each_window_batch(windows, [&](size_t first, const auto& inputs, const auto& pixels) {
+    const std::vector<model::SuccessorProbs> s = impl_->model.successors(inputs, pixels);
+    for (size_t k = 0; k < s.size(); ++k) merge.add(windows[first + k].index, windows[first + k].centre, s[k].probs, s[k].bi_probs);
+  });
   std::vector<float> P, Q;
   merge.finish(P, Q, impl_->self_bias > 0 ? impl_->self_bias : config.no_successor_bias);
   int cycles = 0;

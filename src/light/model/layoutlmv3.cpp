@@ -101,7 +101,6 @@ torch::Tensor LayoutLMv3EncoderImpl::attention_bias_cpu(const torch::Tensor& pos
     if (k.numel() != B * S) throw std::runtime_error("attention_bias_cpu: one keep flag a token expected");
     for (int64_t i = 0; i < B * S; ++i) mask[static_cast<size_t>(i)] = (1.0f - k.data_ptr<float>()[i]) * std::numeric_limits<float>::lowest();
   }
-  const bool scaled = keep.defined() || divide != 1.0;
   const float div = static_cast<float>(divide);
   at::parallel_for(0, B * heads, 1, [&](int64_t begin, int64_t end) {
     std::vector<int64_t> x(static_cast<size_t>(S)), y(static_cast<size_t>(S));
@@ -116,10 +115,9 @@ torch::Tensor LayoutLMv3EncoderImpl::attention_bias_cpu(const torch::Tensor& pos
       for (int64_t i = 0; i < S; ++i) {
         const int64_t pi = p[i], xi = x[static_cast<size_t>(i)], yi = y[static_cast<size_t>(i)];
         float* row = ok + i * S;
-        for (int64_t j = 0; j < S; ++j)  // bias1 + (bias_x + bias_y), as the tensor path adds them
-          row[j] = T1[p[j] - pi] + (TX[x[static_cast<size_t>(j)] - xi] + TY[y[static_cast<size_t>(j)] - yi]);
-        if (scaled)
-          for (int64_t j = 0; j < S; ++j) row[j] = row[j] / div + M[j];
+        // bias1 + (bias_x + bias_y), as the tensor path adds them; / 1 and + -0 leave a value as it is.
+        for (int64_t j = 0; j < S; ++j)
+          row[j] = (T1[p[j] - pi] + (TX[x[static_cast<size_t>(j)] - xi] + TY[y[static_cast<size_t>(j)] - yi])) / div + M[j];
       }
     }
   });

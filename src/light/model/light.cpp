@@ -155,6 +155,11 @@ torch::Tensor TileOutputs::total_loss(const LossSwitches& s) const {
 namespace {
 // The distinct rows of a matrix [N, C] (first-seen order) and each row's index among them. On the
 // CPU a hash of each row's bytes (unique_dim sorts, and compares rows one pair at a time).
+// The rows `rows` [B, W] (token indices) of states [B, S, H]: [B, W, H].
+torch::Tensor gather_rows(const torch::Tensor& states, const torch::Tensor& rows) {
+  return states.gather(1, rows.unsqueeze(-1).expand({rows.size(0), rows.size(1), states.size(2)}));
+}
+
 std::pair<torch::Tensor, torch::Tensor> distinct_rows(const torch::Tensor& flat) {
   if (!flat.device().is_cpu() || flat.scalar_type() != torch::kFloat32) {
     const auto u = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);
@@ -194,8 +199,7 @@ torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, cons
     }
   }
   if (mod == Modalities::G) {  // polygons only: no LayoutLMv3
-    if (!last_rows.defined()) return out.poly_embeddings;
-    return out.poly_embeddings.gather(1, last_rows.unsqueeze(-1).expand({B, last_rows.size(1), out.poly_embeddings.size(2)}));
+    return last_rows.defined() ? gather_rows(out.poly_embeddings, last_rows) : out.poly_embeddings;
   }
   {
     // L has no layout: every box is zero (and there are no visual tokens).
@@ -239,20 +243,11 @@ torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, cons
     }
     const torch::Tensor bias = m.encoder->attention_bias(positions, boxes);
     const torch::Tensor mask = ((1.0 - keep) * std::numeric_limits<float>::lowest()).view({B, 1, 1, keep.size(1)});
-    for (size_t i = 0; i < L; ++i) {
-      auto* layer = m.encoder->layer[i]->as<TransformerLayerImpl>();
-      if (i + 1 == L && last_rows.defined()) {  // the asked rows' queries alone
-        const int64_t W = last_rows.size(1), S = h.size(1);
-        const torch::Tensor xq = h.gather(1, last_rows.unsqueeze(-1).expand({B, W, h.size(2)}));
-        const torch::Tensor rows_bias = bias.expand({B, bias.size(1), S, S}).gather(2, last_rows.view({B, 1, W, 1}).expand({B, bias.size(1), W, S}));
-        auto& sa = layer->attention->self;
-        h = layer->forward_projected(linear(sa->query, xq), linear(sa->key, h), linear(sa->value, h), xq, rows_bias, mask);
-      } else {
-        h = layer->forward(h, bias, mask);
-      }
+    for (const auto& layer : *m.encoder->layer) {
+      h = layer->as<TransformerLayerImpl>()->forward(h, bias, mask);
       if (keep_layers) out.layers.push_back(h);
     }
-    return h;
+    return last_rows.defined() ? gather_rows(h, last_rows) : h;  // training: every row, then the asked ones
   }
 }
 

@@ -113,7 +113,7 @@ torch::Tensor blocked_attention(const torch::Tensor& q, const torch::Tensor& k, 
 
 torch::Tensor TransformerLayerImpl::forward_inference(const torch::Tensor& x, const torch::Tensor& scores_bias, const torch::Tensor& rows) {
   auto& sa = attention->self;
-  const int64_t B = x.size(0), S = x.size(1), H = x.size(2), h = sa->heads, d = sa->head_dim;
+  const int64_t B = x.size(0), H = x.size(2), h = sa->heads, d = sa->head_dim;
   auto project = [&](std::vector<torch::nn::Linear*> lins, const torch::Tensor& in) {  // [B, n, parts, h, d]
     std::vector<torch::Tensor> w, b;
     for (auto* l : lins) w.push_back((*l)->weight), b.push_back((*l)->bias);
@@ -129,7 +129,6 @@ torch::Tensor TransformerLayerImpl::forward_inference(const torch::Tensor& x, co
     const torch::Tensor kv = project({&sa->key, &sa->value}, x);
     k = kv.select(2, 0), v = kv.select(2, 1);
   }
-  (void)S;
   return finish(blocked_attention(q, k, v, scores_bias.contiguous(), 1.0 / std::sqrt(static_cast<double>(d))), xq);
 }
 

@@ -291,6 +291,7 @@ const TrainOptions& FineTuning::checked(const TrainOptions& opt) {
   model::set_threads(opt.threads);
   torch::manual_seed(opt.seed);
   if (opt.max_epochs < 1) throw Error("--max-epochs: expected at least 1, got " + std::to_string(opt.max_epochs));
+  if (opt.stop_after_epoch < 0) throw Error("--stop-after-epoch: expected 0 (none) or an epoch, got " + std::to_string(opt.stop_after_epoch));
   if (opt.batch_size < 1) throw Error("--batch-size: expected at least 1, got " + std::to_string(opt.batch_size));
   if (opt.warmup_steps < 0) throw Error("--warmup-steps: expected 0 or more, got " + std::to_string(opt.warmup_steps));
   if (opt.lr_decay != "plateau" && opt.lr_decay != "cosine")
@@ -495,19 +496,15 @@ FineTuning::Validation FineTuning::validate() {
         data::WindowMerge merge(words.size());
         const auto windows = data::inference_windows(*e.tile, e.image.width, e.image.height, words, e.scaled, e.scale, tokenize_,
                                                      opt_.max_length, special_, config_.window_word_height, config_.layoutlmv3.input_size);
-        for (size_t first = 0; first < windows.size(); first += data::kWindowsPerForward) {  // as ModelLinker batches them
-          std::vector<const data::TileInputs*> in;
-          std::vector<const std::vector<float>*> px;
-          for (size_t k = first; k < std::min(windows.size(), first + data::kWindowsPerForward); ++k)
-            in.push_back(&windows[k].inputs), px.push_back(&windows[k].pixels);
-          const model::Outputs o = net_->forward(model::make_batch(in, px, config_, dev_), /*keep_layers=*/false, /*words_only=*/true);
+        data::for_each_window_batch(windows, [&](size_t first, const auto& inputs, const auto& pixels) {  // as ModelLinker reads them
+          const model::Outputs o = net_->forward(model::make_batch(inputs, pixels, config_, dev_), /*keep_layers=*/false, /*words_only=*/true);
           for (size_t k = 0; k < o.tiles.size(); ++k) {
             v.loss += o.tiles[k].base_loss.item<double>();
             ++batches;
             const model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
             merge.add(windows[first + k].index, windows[first + k].centre, sp.probs, sp.bi_probs);
           }
-        }
+        });
         std::vector<float> P, Q;
         merge.finish(P, Q, config_.no_successor_bias);
         std::vector<size_t> sources;
