@@ -583,6 +583,35 @@ TEST(Model, PolygonEncoderShortcutsEqualTheFullComputation) {
   }
 }
 
+TEST(Model, PolygonEncoderSplitAmongThreadsEqualsOneThread) {
+  // Without gradients and with several threads, the polygons are shared among the threads, each share
+  // encoded on one core: the same encodings as one thread and as the full computation.
+  torch::manual_seed(11);
+  PolyEncoderConfig c;
+  c.emb_dim = 24, c.num_hidden_layers = 2, c.num_attention_heads = 3, c.intermediate_size = 40;
+  c.hidden_dropout = c.attention_dropout = 0.0;
+  PolyEncoder enc(c);
+  enc->to(torch::kFloat64);
+  enc->eval();
+  torch::Tensor polys = torch::rand({70, 32}, torch::kFloat64);
+  for (int64_t i = 0; i < 70; i += 3) polys[i].slice(0, 8).fill_(-100.0);  // 4-point polygons among 16-point ones
+  polys[9].fill_(-100.0);                                                  // nothing valid
+  const int before = at::get_num_threads();
+  torch::NoGradGuard no_grad;
+  at::set_num_threads(1);
+  const torch::Tensor one = enc->forward(polys);
+  at::set_num_threads(2);
+  torch::Tensor pre;
+  const torch::Tensor two = enc->forward(polys, &pre);
+  at::set_num_threads(before);
+  ASSERT_EQ(two.sizes(), one.sizes());
+  EXPECT_LT((two - one).abs().max().item<double>(), 1e-12);
+  const torch::Tensor cls = poly_token_states(enc->cls_token, enc->coord_embedding, enc->position_embedding, enc->encoder, polys,
+                                              polys >= 0, 0.0, false).select(1, 0);
+  EXPECT_LT((pre - cls).abs().max().item<double>(), 1e-10);
+  EXPECT_LT((two - enc->norm(cls)).abs().max().item<double>(), 1e-10);
+}
+
 TEST(Model, LossSwitchesAreThePapersTable3) {
   torch::manual_seed(3);
   LightTextLinking net(tiny_config(Modalities::LIG));

@@ -153,6 +153,10 @@ inline uint8_t clip8(int32_t v) {
 
 }  // namespace
 
+namespace {
+constexpr int64_t kParallelWork = int64_t{1} << 22;  // kernel taps of a pass worth spreading over threads
+}
+
 RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
   if (in.width <= 0 || in.height <= 0) throw Error("resize: empty image");
   std::vector<int> bh, bv;
@@ -170,6 +174,9 @@ RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
     tmp.width = out_w;
     tmp.height = y_last - y_first;
     tmp.rgb.resize(static_cast<size_t>(tmp.width) * tmp.height * 3);
+    // Rows are independent: a large image's rows are shared among the caller's OpenMP threads (the
+    // same bytes whatever their number).
+#pragma omp parallel for schedule(static) if (static_cast<int64_t>(tmp.height) * out_w * ksh >= kParallelWork)
     for (int yy = 0; yy < tmp.height; ++yy) {
       const uint8_t* row = &in.rgb[static_cast<size_t>(yy + y_first) * in.width * 3];
       uint8_t* out = &tmp.rgb[static_cast<size_t>(yy) * out_w * 3];
@@ -195,6 +202,7 @@ RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
   out.width = src->width;
   out.height = out_h;
   out.rgb.resize(static_cast<size_t>(out.width) * out_h * 3);
+#pragma omp parallel for schedule(static) if (static_cast<int64_t>(out_h) * out.width * ksv >= kParallelWork)
   for (int yy = 0; yy < out_h; ++yy) {
     const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
     const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];

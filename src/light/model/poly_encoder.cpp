@@ -1,5 +1,8 @@
 #include "light/model/poly_encoder.h"
 
+#include <ATen/Parallel.h>
+
+#include <algorithm>
 #include <limits>
 #include <set>
 
@@ -107,6 +110,26 @@ torch::Tensor cls_only_layer(TransformerLayerImpl& layer, const torch::Tensor& x
 }  // namespace
 
 torch::Tensor PolyEncoderImpl::forward(const torch::Tensor& polygons, torch::Tensor* cls_prenorm) {
+  const int64_t P = polygons.size(0), threads = at::get_num_threads();
+  constexpr int64_t kMinShare = 16;  // polygons a thread must get for the split to pay
+  if (torch::GradMode::is_enabled() || !polygons.device().is_cpu() || threads < 2 || P < 2 * kMinShare || at::in_parallel_region())
+    return encode(polygons, cls_prenorm);
+  // Each thread encodes a contiguous share with every product on one core: the same values (each
+  // polygon's encoding depends on its own values alone) with both cores busy throughout.
+  const int64_t shares = std::min(threads, P / kMinShare), per = (P + shares - 1) / shares;
+  std::vector<torch::Tensor> outs(static_cast<size_t>(shares)), pres(static_cast<size_t>(shares));
+  at::parallel_for(0, shares, 1, [&](int64_t begin, int64_t end) {
+    torch::NoGradGuard no_grad;  // grad mode is per thread
+    for (int64_t s = begin; s < end; ++s) {
+      const torch::Tensor part = polygons.slice(0, s * per, std::min(P, (s + 1) * per));
+      outs[static_cast<size_t>(s)] = encode(part, cls_prenorm ? &pres[static_cast<size_t>(s)] : nullptr);
+    }
+  });
+  if (cls_prenorm) *cls_prenorm = torch::cat(pres);
+  return torch::cat(outs);
+}
+
+torch::Tensor PolyEncoderImpl::encode(const torch::Tensor& polygons, torch::Tensor* cls_prenorm) {
   // Masked coordinates (negative values, the -100 padding included) are never attended by any query,
   // so they cannot affect the CLS output: each polygon runs on the CLS and its valid coordinates only,
   // every token keeping its absolute positions. Polygons are grouped by their number of valid values.

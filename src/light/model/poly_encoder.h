@@ -35,6 +35,8 @@ TORCH_MODULE(BertModel);
 struct PolyEncoderImpl : torch::nn::Module {
   explicit PolyEncoderImpl(const PolyEncoderConfig& c);
   // polygons [P, 32] -> [P, H]. `cls_prenorm` (optional) receives the CLS state before `norm`.
+  // Without gradients on the CPU, the polygons are split among LibTorch's threads, each running the
+  // encoder on its share alone (the many small per-polygon products do not spread over threads).
   torch::Tensor forward(const torch::Tensor& polygons, torch::Tensor* cls_prenorm = nullptr);
   torch::Tensor cls_token;
   torch::nn::Linear coord_embedding{nullptr};
@@ -42,6 +44,9 @@ struct PolyEncoderImpl : torch::nn::Module {
   BertModel encoder{nullptr};
   torch::nn::LayerNorm norm{nullptr};
   PolyEncoderConfig config;
+
+ private:
+  torch::Tensor encode(const torch::Tensor& polygons, torch::Tensor* cls_prenorm);
 };
 TORCH_MODULE(PolyEncoder);
 
