@@ -13,7 +13,6 @@
 #include "light/link/default_model.h"
 #include "light/link/heuristic_linking.h"
 #include "light/link/model_linking.h"
-#include "light/util/blas.h"
 
 using namespace light;
 
@@ -57,10 +56,4 @@ void BM_LinkTileMst(benchmark::State& s) { heuristic(s, baselines::Method::Mst);
 BENCHMARK(BM_LinkTileDefaultModel)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_LinkTileDistance)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_LinkTileMst)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-int main(int argc, char** argv) {
-  ensure_fast_blas(argv);  // as `light` does: OpenBLAS 0.3.21 takes this CPU for "Prescott" (5x slower)
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return bench::run_benchmarks(argc, argv); }

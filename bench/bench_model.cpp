@@ -28,7 +28,6 @@
 #include "light/model/config.h"
 #include "light/model/light.h"
 #include "light/model/poly_pretrain.h"
-#include "light/util/blas.h"
 #include "light/model/light_pretrain.h"
 #include "light/data/light_pretrain.h"
 #include "light/data/poly_pretrain.h"
@@ -274,10 +273,4 @@ BENCHMARK(BM_PretrainStepBase)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTi
 BENCHMARK(BM_PretrainStepSmall)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(5);
 }  // namespace
 
-int main(int argc, char** argv) {
-  ensure_fast_blas(argv);  // as `light` does: OpenBLAS 0.3.21 takes this CPU for "Prescott" (5x slower)
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return bench::run_benchmarks(argc, argv); }

@@ -1,9 +1,13 @@
 #include "bench_util.h"
 
+#include <benchmark/benchmark.h>
+
 #include <sys/resource.h>
 
 #include <cmath>
 #include <random>
+
+#include "light/util/blas.h"
 
 namespace light::bench {
 
@@ -84,6 +88,14 @@ double peak_rss_mib() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
   return u.ru_maxrss / 1024.0;
+}
+
+int run_benchmarks(int argc, char** argv) {
+  ensure_fast_blas(argv);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace light::bench

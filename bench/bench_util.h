@@ -29,4 +29,8 @@ SynthTile synth_tile(double density, uint64_t seed);
 // Peak resident memory of this process so far, in MiB.
 double peak_rss_mib();
 
+// A benchmark program's main: OpenBLAS's kernel checked as `light` does (0.3.21 takes this CPU for
+// "Prescott", 5x slower: the process restarts with OPENBLAS_CORETYPE set), then every benchmark.
+int run_benchmarks(int argc, char** argv);
+
 }  // namespace light::bench
