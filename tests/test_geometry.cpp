@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "light/geometry/overlap.h"
@@ -100,4 +102,144 @@ TEST(Geos, IousOfTheMapTextExample) {
     ASSERT_TRUE(r.ok);
     EXPECT_NEAR(r.value, expected, 1e-10) << g << " vs " << p;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resampling word polygons to 16 points (issue 24)
+// ---------------------------------------------------------------------------------------------
+namespace {
+// A word set along an arc (centre (500, 900), radius 400 at the baseline, 30 px high, from -110 to
+// -70 degrees: left to right across the top of the circle), its outline `per_edge` points along the
+// lower edge (`upper_edge` along the upper, if given), evenly spaced by angle, in MapText order: the
+// lower edge from the start, the upper edge back.
+Polygon arc_word(int per_edge, int upper_edge = 0) {
+  if (upper_edge == 0) upper_edge = per_edge;
+  Polygon p;
+  const double pi = std::acos(-1.0);
+  auto at = [&](double r, double deg) { return Point{500 + r * std::cos(deg * pi / 180), 900 + r * std::sin(deg * pi / 180)}; };
+  for (int k = 0; k < per_edge; ++k) p.push_back(at(400, -110 + 40.0 * k / (per_edge - 1)));
+  for (int k = 0; k < upper_edge; ++k) p.push_back(at(430, -70 - 40.0 * k / (upper_edge - 1)));
+  return p;
+}
+
+double farthest(const Polygon& a, const Polygon& b) {
+  EXPECT_EQ(a.size(), b.size());
+  double d = 0;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) d = std::max(d, std::hypot(a[i].x - b[i].x, a[i].y - b[i].y));
+  return d;
+}
+
+double to_outline(const Point& p, const Polygon& poly) {
+  double best = INFINITY;
+  for (size_t i = 0; i < poly.size(); ++i) {
+    const Point &a = poly[i], &b = poly[(i + 1) % poly.size()];
+    const double dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+    const double f = len2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0, 1.0) : 0.0;
+    best = std::min(best, std::hypot(p.x - a.x - f * dx, p.y - a.y - f * dy));
+  }
+  return best;
+}
+}  // namespace
+
+TEST(ResampleWordPolygon, SixteenPointsComeBackUnchanged) {
+  const Polygon p = arc_word(8);
+  EXPECT_LT(signed_area(p), 0);  // the MapText direction in image coordinates
+  const Resampled r = resample_word_polygon(p);
+  ASSERT_TRUE(r.ok) << r.why;
+  EXPECT_EQ(farthest(r.polygon, p), 0.0);
+}
+
+TEST(ResampleWordPolygon, FiftyAndTwentyFivePointsOfTheSameWordComeWithinAPixel) {
+  const Polygon sixteen = arc_word(8);
+  for (const Polygon& word : {arc_word(25), arc_word(13, 12)}) {  // 50 and 25 points
+    SCOPED_TRACE(word.size());
+    const Resampled r = resample_word_polygon(word);
+    ASSERT_TRUE(r.ok) << r.why;
+    ASSERT_EQ(r.polygon.size(), 16u);
+    EXPECT_LT(farthest(r.polygon, sixteen), 1.0);
+  }
+}
+
+TEST(ResampleWordPolygon, ClockwiseInputAndRepeatedPointsGiveTheSamePolygon) {
+  const Polygon fifty = arc_word(25);
+  const Resampled forward = resample_word_polygon(fifty);
+  ASSERT_TRUE(forward.ok);
+  Polygon reversed(fifty.rbegin(), fifty.rend());  // starts at the upper edge's first point: the word's start still
+  const Resampled back = resample_word_polygon(reversed);
+  ASSERT_TRUE(back.ok) << back.why;
+  EXPECT_LT(farthest(back.polygon, forward.polygon), 1e-9);
+  Polygon repeated = fifty;
+  repeated.insert(repeated.begin() + 10, repeated[10]);
+  repeated.push_back(repeated.front());  // closed explicitly
+  const Resampled again = resample_word_polygon(repeated);
+  ASSERT_TRUE(again.ok) << again.why;
+  EXPECT_LT(farthest(again.polygon, forward.polygon), 1e-9);
+}
+
+TEST(ResampleWordPolygon, AFourPointBoxBecomesItsLowerEdgeThenItsUpperEdge) {
+  // Given top-left, top-right, bottom-right, bottom-left (the other way round from MapText's order).
+  const Polygon box{{0, 0}, {70, 0}, {70, 20}, {0, 20}};
+  const Resampled r = resample_word_polygon(box);
+  ASSERT_TRUE(r.ok) << r.why;
+  ASSERT_EQ(r.polygon.size(), 16u);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_NEAR(r.polygon[k].x, 10.0 * k, 1e-9);  // the lower edge, left to right
+    EXPECT_NEAR(r.polygon[k].y, 20.0, 1e-9);
+    EXPECT_NEAR(r.polygon[8 + k].x, 70.0 - 10.0 * k, 1e-9);  // the upper edge, back
+    EXPECT_NEAR(r.polygon[8 + k].y, 0.0, 1e-9);
+  }
+  // The same box in MapText's order gives the same points.
+  const Resampled same = resample_word_polygon({{0, 20}, {70, 20}, {70, 0}, {0, 0}});
+  ASSERT_TRUE(same.ok);
+  EXPECT_LT(farthest(same.polygon, r.polygon), 1e-9);
+}
+
+TEST(ResampleWordPolygon, ATrianglesPointsLieOnItsOutline) {
+  const Polygon tri{{0, 0}, {40, 0}, {20, 10}};
+  const Resampled r = resample_word_polygon(tri);
+  ASSERT_TRUE(r.ok) << r.why;
+  ASSERT_EQ(r.polygon.size(), 16u);
+  for (const Point& p : r.polygon) EXPECT_LT(to_outline(p, tri), 1e-9);
+}
+
+TEST(ResampleWordPolygon, DegeneratePolygonsAreReportedNotDropped) {
+  const Resampled bowtie = resample_word_polygon({{0, 0}, {10, 10}, {10, 0}, {0, 10}});  // halves cancel
+  EXPECT_FALSE(bowtie.ok);
+  EXPECT_NE(bowtie.why.find("bow-tie"), std::string::npos);
+  const Resampled line = resample_word_polygon({{0, 0}, {5, 5}, {10, 10}, {20, 20}});
+  EXPECT_FALSE(line.ok);
+  const Resampled two = resample_word_polygon({{0, 0}, {5, 5}, {5, 5}, {0, 0}});
+  EXPECT_FALSE(two.ok);
+  EXPECT_NE(two.why.find("fewer than 3"), std::string::npos);
+  // An uneven bow-tie keeps an area and is resampled.
+  EXPECT_TRUE(resample_word_polygon({{0, 0}, {30, 10}, {30, 0}, {0, 20}}).ok);
+}
+
+TEST(ResampleWordPolygon, EveryWordOfTheBundledSynthTileSurvivesAFiftyPointRoundTrip) {
+  // `light synth`'s own polygons (straight, rotated, curved): each long edge traced through 25
+  // points along the same outline (a 50-point spotter's polygon), then resampled to 16.
+  const auto data = read_maptext(light::test::source_path("data/synth-example/annotations.json"), {Kind::GroundTruth, false});
+  size_t words = 0;
+  double worst = 0;
+  for (const auto& tile : data)
+    for (const auto& group : tile.groups)
+      for (const auto& w : group) {
+        if (w.vertices.size() != 16) continue;
+        const Polygon lower(w.vertices.begin(), w.vertices.begin() + 8), upper(w.vertices.begin() + 8, w.vertices.end());
+        Polygon fifty;
+        for (const Polygon* edge : {&lower, &upper})
+          for (int k = 0; k < 25; ++k) {  // 25 points evenly along the edge's 7 segments
+            const double at = 7.0 * k / 24;
+            const int seg = std::min(6, static_cast<int>(at));
+            const double f = at - seg;
+            const Point &a = (*edge)[seg], &b = (*edge)[seg + 1];
+            fifty.push_back({a.x + f * (b.x - a.x), a.y + f * (b.y - a.y)});
+          }
+        const Resampled r = resample_word_polygon(fifty);
+        ASSERT_TRUE(r.ok) << w.text.value_or("") << ": " << r.why;
+        worst = std::max(worst, farthest(r.polygon, w.vertices));
+        ++words;
+      }
+  EXPECT_GT(words, 40u);
+  EXPECT_LT(worst, 1.0);
 }

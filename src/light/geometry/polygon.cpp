@@ -61,4 +61,122 @@ ReadingFrame reading_frame(const Polygon& poly) {
   return f;
 }
 
+namespace {
+
+// `n` points spaced evenly by length along the open polyline `chain` (both ends included).
+std::vector<Point> along(const std::vector<Point>& chain, int n) {
+  std::vector<Point> out;
+  if (chain.size() == 1) return std::vector<Point>(static_cast<size_t>(n), chain[0]);
+  std::vector<double> cum{0.0};
+  for (size_t i = 1; i < chain.size(); ++i)
+    cum.push_back(cum.back() + std::hypot(chain[i].x - chain[i - 1].x, chain[i].y - chain[i - 1].y));
+  const double total = cum.back();
+  size_t seg = 1;
+  for (int k = 0; k < n; ++k) {
+    if (k == n - 1) {
+      out.push_back(chain.back());
+      break;
+    }
+    const double at = total * k / (n - 1);
+    while (seg + 1 < chain.size() && cum[seg] < at) ++seg;
+    const double len = cum[seg] - cum[seg - 1];
+    const double f = len > 0 ? (at - cum[seg - 1]) / len : 0.0;
+    out.push_back({chain[seg - 1].x + f * (chain[seg].x - chain[seg - 1].x), chain[seg - 1].y + f * (chain[seg].y - chain[seg - 1].y)});
+  }
+  return out;
+}
+
+// The angle (0 to pi) by which the outline turns at vertex i.
+double turn(const std::vector<Point>& q, size_t i) {
+  const size_t n = q.size();
+  const Point& a = q[(i + n - 1) % n];
+  const Point& b = q[i];
+  const Point& c = q[(i + 1) % n];
+  const double ux = b.x - a.x, uy = b.y - a.y, vx = c.x - b.x, vy = c.y - b.y;
+  return std::fabs(std::atan2(ux * vy - uy * vx, ux * vx + uy * vy));
+}
+}  // namespace
+
+Resampled resample_word_polygon(const Polygon& poly, int points) {
+  Resampled r;
+  if (points < 4 || points % 2) {
+    r.why = "the resampled vertex count must be even and at least 4";
+    return r;
+  }
+  if (static_cast<int>(poly.size()) == points) {
+    r.polygon = poly;
+    r.ok = true;
+    return r;
+  }
+  std::vector<Point> q;
+  for (const Point& p : poly)
+    if (q.empty() || p.x != q.back().x || p.y != q.back().y) q.push_back(p);
+  while (q.size() > 1 && q.back().x == q.front().x && q.back().y == q.front().y) q.pop_back();
+  const double a = signed_area(q);
+  const BBox box = bbox(q);
+  const double scale = std::max(box.width(), box.height());
+  if (q.size() < 3 || !(std::fabs(a) > 1e-9 * scale * scale)) {
+    r.why = q.size() < 3 ? "fewer than 3 distinct vertices" : "no area (collinear vertices, or a bow-tie whose halves cancel)";
+    return r;
+  }
+  if (a > 0) std::reverse(q.begin() + 1, q.end());  // the other way round: the same first vertex, the MapText direction
+  const size_t n = q.size();
+  // The outline's principal axis, each edge weighted by its length (so that vertex density does not matter).
+  double mx = 0, my = 0, total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Point &p = q[i], &o = q[(i + 1) % n];
+    const double len = std::hypot(o.x - p.x, o.y - p.y);
+    mx += len * (p.x + o.x) / 2, my += len * (p.y + o.y) / 2, total += len;
+  }
+  mx /= total, my /= total;
+  double sxx = 0, syy = 0, sxy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Point &p = q[i], &o = q[(i + 1) % n];
+    const double len = std::hypot(o.x - p.x, o.y - p.y);
+    const double cx = (p.x + o.x) / 2 - mx, cy = (p.y + o.y) / 2 - my;
+    sxx += len * cx * cx, syy += len * cy * cy, sxy += len * cx * cy;
+  }
+  const double theta = 0.5 * std::atan2(2 * sxy, sxx - syy);
+  const double ux = std::cos(theta), uy = std::sin(theta);
+  auto t = [&](const Point& p) { return (p.x - mx) * ux + (p.y - my) * uy; };
+  // Each end's cut: among the edges on that side of the centre, the one whose corners turn most
+  // (ties: the one further out).
+  double tmin = t(q[0]), tmax = tmin;
+  for (const Point& p : q) tmin = std::min(tmin, t(p)), tmax = std::max(tmax, t(p));
+  const double centre = (tmin + tmax) / 2, length = std::max(tmax - tmin, 1e-12);
+  auto cut = [&](int side, size_t other) {  // side +1: the end at tmax; -1: at tmin; `other`: the other end's cut
+    size_t best = n;
+    double best_score = -INFINITY;
+    for (size_t i = 0; i < n; ++i) {
+      const double mid = side * ((t(q[i]) + t(q[(i + 1) % n])) / 2 - centre);
+      if (i == other || mid < -1e-9 * length) continue;
+      const double score = turn(q, i) + turn(q, (i + 1) % n) + 1e-3 * mid / length;
+      if (score > best_score) best_score = score, best = i;
+    }
+    return best;
+  };
+  const size_t at_max = cut(+1, n), at_min = cut(-1, at_max);
+  if (at_max == n || at_min == n || at_max == at_min) {
+    r.why = "no two ends found";
+    return r;
+  }
+  // The word starts at the end nearer its first vertex; the lower edge leaves that end.
+  const bool starts_at_min = t(q[0]) <= centre;
+  const size_t s = starts_at_min ? at_min : at_max, f = starts_at_min ? at_max : at_min;
+  std::vector<Point> lower, upper;
+  for (size_t i = (s + 1) % n;; i = (i + 1) % n) {
+    lower.push_back(q[i]);
+    if (i == f) break;
+  }
+  for (size_t i = (f + 1) % n;; i = (i + 1) % n) {
+    upper.push_back(q[i]);
+    if (i == s) break;
+  }
+  r.polygon = along(lower, points / 2);
+  const std::vector<Point> back = along(upper, points / 2);
+  r.polygon.insert(r.polygon.end(), back.begin(), back.end());
+  r.ok = true;
+  return r;
+}
+
 }  // namespace light::geometry

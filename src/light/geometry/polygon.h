@@ -1,6 +1,7 @@
 // Plain polygon helpers that need no geometry engine: points, bounding boxes, shoelace area.
 // Overlap computations (intersection, union, IoU) live in overlap.h and use GEOS.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "light/maptext.h"
@@ -42,5 +43,20 @@ struct ReadingFrame {
   double height = 0.0;
 };
 ReadingFrame reading_frame(const Polygon& poly);
+
+// A word polygon of any vertex count as `points` (even, at least 4) points spaced evenly by length
+// along its two long edges, in `light synth`'s MapText order: the lower edge from the word's start to
+// its end, then the upper edge back (negative signed area in image coordinates). The outline is split
+// where it turns at the word's two ends: on each side of the outline's length-weighted principal axis,
+// the edge whose two corners turn most (a box's short sides; a 16- or 50-point polygon's end edges);
+// the word starts at the end nearer its first vertex; a polygon given the other way round is reversed.
+// A polygon that already has `points` vertices comes back unchanged. Repeated vertices are dropped;
+// fewer than 3 distinct vertices or no area (a symmetric bow-tie included) gives `ok` false and why.
+struct Resampled {
+  Polygon polygon;
+  bool ok = false;
+  std::string why;  // when not ok
+};
+Resampled resample_word_polygon(const Polygon& poly, int points = 16);
 
 }  // namespace light::geometry
