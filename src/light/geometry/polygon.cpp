@@ -61,28 +61,28 @@ ReadingFrame reading_frame(const Polygon& poly) {
   return f;
 }
 
+Point point_along(const std::vector<Point>& polyline, double t) {
+  double total = 0;
+  for (size_t k = 1; k < polyline.size(); ++k) total += std::hypot(polyline[k].x - polyline[k - 1].x, polyline[k].y - polyline[k - 1].y);
+  const double goal = std::clamp(t, 0.0, 1.0) * total;
+  double s = 0;
+  for (size_t k = 1; k < polyline.size(); ++k) {
+    const double d = std::hypot(polyline[k].x - polyline[k - 1].x, polyline[k].y - polyline[k - 1].y);
+    if (s + d >= goal && d > 0) {
+      const double f = (goal - s) / d;
+      return {polyline[k - 1].x + f * (polyline[k].x - polyline[k - 1].x), polyline[k - 1].y + f * (polyline[k].y - polyline[k - 1].y)};
+    }
+    s += d;
+  }
+  return polyline.empty() ? Point{} : polyline.back();
+}
+
 namespace {
 
 // `n` points spaced evenly by length along the open polyline `chain` (both ends included).
 std::vector<Point> along(const std::vector<Point>& chain, int n) {
   std::vector<Point> out;
-  if (chain.size() == 1) return std::vector<Point>(static_cast<size_t>(n), chain[0]);
-  std::vector<double> cum{0.0};
-  for (size_t i = 1; i < chain.size(); ++i)
-    cum.push_back(cum.back() + std::hypot(chain[i].x - chain[i - 1].x, chain[i].y - chain[i - 1].y));
-  const double total = cum.back();
-  size_t seg = 1;
-  for (int k = 0; k < n; ++k) {
-    if (k == n - 1) {
-      out.push_back(chain.back());
-      break;
-    }
-    const double at = total * k / (n - 1);
-    while (seg + 1 < chain.size() && cum[seg] < at) ++seg;
-    const double len = cum[seg] - cum[seg - 1];
-    const double f = len > 0 ? (at - cum[seg - 1]) / len : 0.0;
-    out.push_back({chain[seg - 1].x + f * (chain[seg].x - chain[seg - 1].x), chain[seg - 1].y + f * (chain[seg].y - chain[seg - 1].y)});
-  }
+  for (int k = 0; k < n; ++k) out.push_back(point_along(chain, static_cast<double>(k) / (n - 1)));
   return out;
 }
 

@@ -44,6 +44,10 @@ struct ReadingFrame {
 };
 ReadingFrame reading_frame(const Polygon& poly);
 
+// The point at fraction t (clamped to [0, 1]) of an open polyline's length; its last point for a
+// polyline of one point or of no length.
+Point point_along(const std::vector<Point>& polyline, double t);
+
 // A word polygon of any vertex count as `points` (even, at least 4) points spaced evenly by length
 // along its two long edges, in `light synth`'s MapText order: the lower edge from the word's start to
 // its end, then the upper edge back (negative signed area in image coordinates). The outline is split

@@ -151,11 +151,9 @@ inline uint8_t clip8(int32_t v) {
   return static_cast<uint8_t>(s < 0 ? 0 : (s > 255 ? 255 : s));
 }
 
-}  // namespace
-
-namespace {
 constexpr int64_t kParallelWork = int64_t{1} << 22;  // kernel taps of a pass worth spreading over threads
-}
+
+}  // namespace
 
 RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
   if (in.width <= 0 || in.height <= 0) throw Error("resize: empty image");

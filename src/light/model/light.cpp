@@ -153,13 +153,13 @@ torch::Tensor TileOutputs::total_loss(const LossSwitches& s) const {
 }
 
 namespace {
-// The distinct rows of a matrix [N, C] (first-seen order) and each row's index among them. On the
-// CPU a hash of each row's bytes (unique_dim sorts, and compares rows one pair at a time).
 // The rows `rows` [B, W] (token indices) of states [B, S, H]: [B, W, H].
 torch::Tensor gather_rows(const torch::Tensor& states, const torch::Tensor& rows) {
   return states.gather(1, rows.unsqueeze(-1).expand({rows.size(0), rows.size(1), states.size(2)}));
 }
 
+// The distinct rows of a matrix [N, C] (first-seen order) and each row's index among them. On the
+// CPU a hash of each row's bytes (unique_dim sorts, and compares rows one pair at a time).
 std::pair<torch::Tensor, torch::Tensor> distinct_rows(const torch::Tensor& flat) {
   if (!flat.device().is_cpu() || flat.scalar_type() != torch::kFloat32) {
     const auto u = torch::unique_dim(flat, 0, /*sorted=*/false, /*return_inverse=*/true);

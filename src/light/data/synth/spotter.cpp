@@ -63,39 +63,18 @@ std::pair<Polyline, Polyline> sides(const std::vector<Point>& v) {
   return {{{box.x0, box.y1}, {box.x1, box.y1}}, {{box.x0, box.y0}, {box.x1, box.y0}}};
 }
 
-double length(const Polyline& p) {
-  double s = 0;
-  for (size_t k = 1; k < p.size(); ++k) s += std::hypot(p[k].x - p[k - 1].x, p[k].y - p[k - 1].y);
-  return s;
-}
-
-// The point at fraction t of a polyline's length.
-Point at(const Polyline& p, double t) {
-  const double goal = std::clamp(t, 0.0, 1.0) * length(p);
-  double s = 0;
-  for (size_t k = 1; k < p.size(); ++k) {
-    const double d = std::hypot(p[k].x - p[k - 1].x, p[k].y - p[k - 1].y);
-    if (s + d >= goal && d > 0) {
-      const double f = (goal - s) / d;
-      return {p[k - 1].x + f * (p[k].x - p[k - 1].x), p[k - 1].y + f * (p[k].y - p[k - 1].y)};
-    }
-    s += d;
-  }
-  return p.back();
-}
-
 // A 16-point polygon over fractions [t0, t1] of the two sides: 8 along the first, 8 back along the second.
 std::vector<Point> polygon(const Polyline& a, const Polyline& b, double t0, double t1) {
   std::vector<Point> out;
-  for (int k = 0; k < 8; ++k) out.push_back(at(a, t0 + (t1 - t0) * k / 7.0));
-  for (int k = 7; k >= 0; --k) out.push_back(at(b, t0 + (t1 - t0) * k / 7.0));
+  for (int k = 0; k < 8; ++k) out.push_back(geometry::point_along(a, t0 + (t1 - t0) * k / 7.0));
+  for (int k = 7; k >= 0; --k) out.push_back(geometry::point_along(b, t0 + (t1 - t0) * k / 7.0));
   return out;
 }
 
 double height(const Polyline& a, const Polyline& b) {
   double h = 0;
   for (double t : {0.1, 0.5, 0.9}) {
-    const Point p = at(a, t), q = at(b, t);
+    const Point p = geometry::point_along(a, t), q = geometry::point_along(b, t);
     h += std::hypot(p.x - q.x, p.y - q.y) / 3;
   }
   return std::max(1.0, h);
