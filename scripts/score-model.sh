@@ -30,6 +30,7 @@ SETS=(
   "classic 1000 px|--seed 3109 --layouts classic --size 1000 --density 2"
   "curvy 1000 px|--seed 3110 --layouts curvy --size 1000 --density 2"
   "spotter predictions (detrecedges)|--seed 3111 --predictions"
+  "the same, 50-point polygons (detrecedges)|--seed 3111 --predictions --spotter-points 50"
 )
 
 fscore() {  # fscore GT PRED TASK -> F in %

@@ -159,6 +159,40 @@ TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Cli, TheBundledModelLinksFiftyPointSpotterWordsAsWellAsSixteenPointOnesWhenResampled) {
+  ::unsetenv("LIGHT_MODEL");
+  const std::string dir = temp_dir();
+  for (const char* n : {"16", "50"}) {
+    const RunResult r = run_light("synth --out " + q(dir + "/s" + n) + " --count 2 --size 900 --seed 24 --predictions --spotter-points " +
+                                  n + " -q");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  auto link_f = [&](const std::string& set, const std::string& policy) {
+    const std::string out = dir + "/" + set + policy + ".json";
+    const RunResult r = run_light("link --words " + q(dir + "/" + set + "/predictions.json") + " --images " + q(dir + "/" + set + "/images") +
+                                  (policy.empty() ? "" : " --polygon-points " + policy) + " -o " + q(out) + " -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const RunResult e = run_light("eval --gt " + q(dir + "/" + set + "/annotations.json") + " --pred " + q(out) + " --task detrecedges");
+    const auto p = e.out.find("\"edges_fscore\": ");
+    return p == std::string::npos ? -1.0 : std::stod(e.out.substr(p + 16));
+  };
+  const double sixteen = link_f("s16", ""), resampled = link_f("s50", ""), kept = link_f("s50", "keep");
+  EXPECT_GT(sixteen, 0.5);
+  EXPECT_NEAR(resampled, sixteen, 0.03);  // the bundled model's config says resample
+  EXPECT_LT(kept, sixteen - 0.2);         // the reference's truncation: half a lower edge, no upper edge
+  // A bad policy or vertex count is named, and nothing is written.
+  RunResult r = run_light("link --words " + q(dir + "/s16/predictions.json") + " --images " + q(dir + "/s16/images") +
+                          " --polygon-points cut -o " + q(dir + "/x.json"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--polygon-points"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/odd") + " --predictions --spotter-points 7");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--spotter-points: expected an even vertex count from 4 to 400, got 7"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/odd"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.json"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, SynthPredictionsAreWhatASpotterReportsAndEvalScoresThem) {
   const std::string dir = temp_dir();
   RunResult r = run_light("synth --out " + q(dir + "/syn") + " --count 3 --size 700 --density 2 --seed 4 --predictions -q");

@@ -194,6 +194,48 @@ TEST(ResampleWordPolygon, AFourPointBoxBecomesItsLowerEdgeThenItsUpperEdge) {
   EXPECT_LT(farthest(same.polygon, r.polygon), 1e-9);
 }
 
+TEST(ResampleWordPolygon, AJitteredBoxIsCutAtItsShortEndsNotAtItsLongSides) {
+  // A spotter's 4-point box (MapText order), its corners a little off square: every corner turns by
+  // about as much, so the ends are the short sides because they lie furthest along the word.
+  const Polygon box{{882.7, 1153.67}, {1041.57, 1153.17}, {1041.53, 1115.92}, {886.07, 1111.39}};
+  const Resampled r = resample_word_polygon(box);
+  ASSERT_TRUE(r.ok) << r.why;
+  ASSERT_EQ(r.polygon.size(), 16u);
+  for (int k = 0; k < 8; ++k) {
+    const double f = k / 7.0;
+    EXPECT_NEAR(r.polygon[k].x, 882.7 + f * (1041.57 - 882.7), 1e-6);  // the lower edge, start to end
+    EXPECT_NEAR(r.polygon[k].y, 1153.67 + f * (1153.17 - 1153.67), 1e-6);
+    EXPECT_NEAR(r.polygon[8 + k].x, 1041.53 + f * (886.07 - 1041.53), 1e-6);  // the upper edge, back
+    EXPECT_NEAR(r.polygon[8 + k].y, 1115.92 + f * (1111.39 - 1115.92), 1e-6);
+  }
+}
+
+TEST(ResampleWordPolygon, ATallOneLetterBoxKeepsItsBottomAsTheLowerEdge) {
+  // "I", 10 wide and 30 tall: no long axis along the reading direction, so the MapText order of its
+  // four points (bottom-left, bottom-right, top-right, top-left) decides, in either direction.
+  const Polygon letter{{0, 30}, {10, 30}, {10, 0}, {0, 0}};
+  const Polygon top_first{{0, 0}, {10, 0}, {10, 30}, {0, 30}};
+  for (const Polygon& p : {letter, top_first}) {
+    const Resampled r = resample_word_polygon(p);
+    ASSERT_TRUE(r.ok) << r.why;
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_NEAR(r.polygon[k].x, 10.0 * k / 7, 1e-9);
+      EXPECT_NEAR(r.polygon[k].y, 30.0, 1e-9);
+      EXPECT_NEAR(r.polygon[8 + k].x, 10.0 - 10.0 * k / 7, 1e-9);
+      EXPECT_NEAR(r.polygon[8 + k].y, 0.0, 1e-9);
+    }
+  }
+}
+
+TEST(ResampleWordPolygon, ACollinearPointOnAnEdgeChangesNothing) {
+  // Ground truth's 5 points: a box with an extra point half way along its lower edge.
+  const Resampled five = resample_word_polygon({{0, 20}, {35, 20}, {70, 20}, {70, 0}, {0, 0}});
+  const Resampled four = resample_word_polygon({{0, 20}, {70, 20}, {70, 0}, {0, 0}});
+  ASSERT_TRUE(five.ok) << five.why;
+  ASSERT_TRUE(four.ok) << four.why;
+  EXPECT_LT(farthest(five.polygon, four.polygon), 1e-9);
+}
+
 TEST(ResampleWordPolygon, ATrianglesPointsLieOnItsOutline) {
   const Polygon tri{{0, 0}, {40, 0}, {20, 10}};
   const Resampled r = resample_word_polygon(tri);

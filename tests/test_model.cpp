@@ -716,11 +716,27 @@ TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   for (const char* f : {"best/config.json", "best/model.safetensors", "best/vocab.json", "best/merges.txt", "last/model.safetensors",
                         "curves.png", "options.json"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/run/" + f)) << f;
-  // The result is a model folder that light link --model loads.
+  // Trained with resampled polygons (the default), and so recorded for linking.
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/run/options.json"))["polygon_points"], "resample");
+  EXPECT_EQ(read_model_config(dir + "/run/best/config.json").polygon_points, light::data::PolygonPoints::Resample);
+  // The result is a model folder that light link --model loads; it resamples a 4-point box.
   ModelLinkOptions lo;
   ModelLinkReport r;
-  const auto linked = link_with_model(data, dir + "/run/best", dir + "/two", lo, &r);
+  auto boxed = data;
+  boxed[0].groups[0][0].vertices = {{10, 60}, {90, 60}, {90, 40}, {10, 40}};
+  const auto linked = link_with_model(boxed, dir + "/run/best", dir + "/two", lo, &r);
   EXPECT_EQ(count_words(linked), count_words(data));
+  EXPECT_EQ(r.polygon_points, "resample");
+  EXPECT_EQ(r.polygons.resampled, 1u);
+  size_t boxes_out = 0;  // the output keeps the polygon as it came
+  for (const auto& t : linked)
+    for (const auto& g : t.groups)
+      for (const auto& w : g) boxes_out += w.vertices.size() == 4;
+  EXPECT_EQ(boxes_out, 1u);
+  lo.polygon_points = "keep";
+  link_with_model(boxed, dir + "/run/best", dir + "/two", lo, &r);
+  EXPECT_EQ(r.polygon_points, "keep");
+  EXPECT_EQ(r.polygons.resampled, 0u);
   // A missing image is named (in a new run folder: the finished run's own is refused).
   o.out_dir = dir + "/run2";
   o.train_images = dir + "/nowhere";
@@ -789,6 +805,21 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   c.no_successor_bias = 3.5;
   write_model_config(dir + "/p.json", c);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").no_successor_bias, 3.5);
+  // How polygons reach the model: absent (keep, the reference's) unless resampled.
+  EXPECT_EQ(read_file(dir + "/b.json").find("polygon_points"), std::string::npos);
+  EXPECT_EQ(read_model_config(dir + "/b.json").polygon_points, light::data::PolygonPoints::Keep);
+  c.polygon_points = light::data::PolygonPoints::Resample;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_NE(read_file(dir + "/p.json").find("\"polygon_points\": \"resample\""), std::string::npos);
+  EXPECT_EQ(read_model_config(dir + "/p.json").polygon_points, light::data::PolygonPoints::Resample);
+  test::write_text(dir + "/bad.json", "{\"polygon_points\": \"cut\"}");
+  try {
+    read_model_config(dir + "/bad.json");
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: polygon_points: expected \"resample\" or \"keep\", got \"cut\""), std::string::npos)
+        << e.what();
+  }
   test::write_text(dir + "/bad.json", "{\"no_successor_bias\": 0}");
   try {
     read_model_config(dir + "/bad.json");

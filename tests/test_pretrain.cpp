@@ -167,6 +167,9 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   for (const char* f : {"options.json", "log.jsonl", "curves.png", "last/model.safetensors", "last/optimizer.pt",
                         "final/model.safetensors", "final/config.json"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/straight/" + f)) << f;
+  // Polygons resampled by default, and said so in the run's options and its model config.
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/straight/options.json"))["polygon_points"], "resample");
+  EXPECT_NE(read_file(dir + "/straight/final/config.json").find("\"polygon_points\": \"resample\""), std::string::npos);
   // Killed at step 25 and resumed: the same weights and log.
   o.out_dir = dir + "/interrupted";
   o.interrupt_after_steps = 25;

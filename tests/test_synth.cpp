@@ -336,6 +336,28 @@ TEST(Spotter, IsDeterministicUnlinkedAndSixteenPointed) {
   }
 }
 
+TEST(Spotter, FiftyPointPolygonsTraceTheSixteenPointOnesAndResampleBackWithinAPixel) {
+  const maptext::Tile& truth = spotter_truth()[3];
+  SpotterRates rates;
+  const maptext::Tile sixteen = spot(truth, rates, 5, 3);
+  rates.points = 50;
+  const maptext::Tile fifty = spot(truth, rates, 5, 3);
+  ASSERT_EQ(fifty.groups.size(), sixteen.groups.size());  // the same words, found and read the same
+  double worst = 0;
+  for (size_t g = 0; g < fifty.groups.size(); ++g) {
+    const maptext::Word &a = fifty.groups[g][0], &b = sixteen.groups[g][0];
+    ASSERT_EQ(a.vertices.size(), 50u);
+    EXPECT_EQ(a.text, b.text);
+    const geometry::Resampled r = geometry::resample_word_polygon(a.vertices);
+    ASSERT_TRUE(r.ok) << r.why;
+    for (size_t k = 0; k < 16; ++k)
+      worst = std::max(worst, std::hypot(r.polygon[k].x - b.vertices[k].x, r.polygon[k].y - b.vertices[k].y));
+  }
+  EXPECT_LT(worst, 1.0);
+  rates.points = 7;
+  EXPECT_THROW(spot(truth, rates, 5, 3), light::Error);
+}
+
 TEST(Spotter, DetectionAndRecognitionRatesFollowTheSettingsOnAHundredTiles) {
   SpotterRates rates = parse_spotter_rates("miss=0.1,split=0,merge=0,false_detections=0.05,char_errors=0.1,jitter=0.03");
   maptext::Dataset pred;

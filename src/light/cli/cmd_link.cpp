@@ -59,6 +59,10 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--max-length", args->max_length, "Token window (with --model)")->capture_default_str();
   cmd->add_option("--no-successor-bias", args->no_successor_bias,
                   "Multiply each word's \"no successor\" probability by this before decoding (default: the model's config; 1: the paper's)");
+  cmd->add_option("--polygon-points", args->polygon_points,
+                  "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
+                  "polygon_points; docs/commands.md)")
+      ->check(CLI::IsMember({"resample", "keep"}));
   cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)");
   cmd->add_option("--words", args->words, "MapText JSON whose words to link (ground truth or spotter output)")
       ->required();

@@ -3,6 +3,7 @@
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
+#include "light/data/model_polygons.h"
 #include "light/maptext.h"
 #include "light/link/model_linking.h"
 #include "light/error.h"
@@ -20,12 +21,18 @@ void run_link_with_model(const LinkArgs& a) {
   mo.max_length = a.max_length;
   mo.no_successor_bias = a.no_successor_bias;
   mo.progress = !a.quiet;
+  mo.polygon_points = a.polygon_points;
+  mo.source = a.words;
   const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
   link::ModelLinkReport report;
   const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
   maptext::write_maptext(a.out, linked);
+  if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
   std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
                report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);
+  if (report.polygons.resampled > 0)
+    std::fprintf(stderr, "link: %zu word polygon(s) resampled to 16 points (--polygon-points %s)\n", report.polygons.resampled,
+                 report.polygon_points.c_str());
 }
 
 }  // namespace light::cli

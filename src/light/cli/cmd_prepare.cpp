@@ -12,7 +12,7 @@ namespace light::cli {
 
 void add_prepare_command(CLI::App& app) {
   struct Args {
-    std::string words, images, tokenizer, out;
+    std::string words, images, tokenizer, out, polygon_points = "resample";
     int max_length = 1000, image_size = 224, threads = 0;
     bool quiet = false;
   };
@@ -24,6 +24,10 @@ void add_prepare_command(CLI::App& app) {
   cmd->add_option("-o,--out", a->out, "Output .safetensors")->required();
   cmd->add_option("--max-length", a->max_length, "Token window length L")->capture_default_str();
   cmd->add_option("--image-size", a->image_size, "Side of pixel_values, the model's input_size")->capture_default_str();
+  cmd->add_option("--polygon-points", a->polygon_points,
+                  "Word polygons of other than 16 points: resample (16 points along the outline) | keep (the reference's first 16)")
+      ->check(CLI::IsMember({"resample", "keep"}))
+      ->capture_default_str();
   cmd->add_option("--threads", a->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "No progress line");
   cmd->callback([a] {
@@ -37,6 +41,8 @@ void add_prepare_command(CLI::App& app) {
     opt.image_size = a->image_size;
     opt.threads = a->threads;
     opt.progress = !a->quiet;
+    opt.polygon_points = data::parse_polygon_points(a->polygon_points, "--polygon-points");
+    opt.source = a->words;
     const auto report = data::prepare(data, a->images, tok, a->out, opt);
     for (const auto& n : report.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
     std::fprintf(stderr, "prepare: %zu of %zu tiles -> %s\n", report.tiles_written, data.size(), a->out.c_str());

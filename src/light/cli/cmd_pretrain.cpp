@@ -22,6 +22,9 @@ void add_pretrain_command(CLI::App& app) {
       if (s.left_out_words > 0)
         std::fprintf(stderr, "pretrain: %zu word draw(s) did not fit --max-length %d and were left out of their step\n", s.left_out_words,
                      o->max_length);
+      if (s.degenerate_polygons > 0)
+        std::fprintf(stderr, "pretrain: %zu polygon draw(s) could not be resampled to 16 points and were fed as given; first: %s\n",
+                     s.degenerate_polygons, s.first_degenerate.c_str());
     }
   });
 }

@@ -21,6 +21,9 @@ void add_pretrain_poly_command(CLI::App& app) {
     std::fprintf(stderr, "pretrain-poly: %ld step(s) over %zu tile(s); loss %.4f -> %.4f -> %s/final\n", s.steps, s.tiles,
                  s.first_loss, s.last_loss, o->out_dir.c_str());
     if (s.skipped_polygons > 0) std::fprintf(stderr, "pretrain-poly: %zu polygon(s) with fewer than 3 points left out\n", s.skipped_polygons);
+    if (s.degenerate_polygons > 0)
+      std::fprintf(stderr, "pretrain-poly: %zu polygon draw(s) could not be resampled to 16 points and were fed as given; first: %s\n",
+                   s.degenerate_polygons, s.first_degenerate.c_str());
   });
 }
 

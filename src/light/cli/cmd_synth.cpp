@@ -17,6 +17,7 @@ struct SynthArgs {
   std::string out, size = "600-4000", density = "0.2-2.5", word_height = "0.005-0.08", style = "mixed", layouts = "default",
               gazetteer = synth::Gazetteer::default_path();
   std::string spotter = "default";
+  int spotter_points = 16;
   bool predictions = false;
   int count = 1, threads = 0, turn = 0;
   uint64_t seed = 0;
@@ -97,7 +98,10 @@ void run_synth(const SynthArgs& a) {
   opt.quarter_turns = a.turn / 90;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
-  const synth::SpotterRates rates = synth::parse_spotter_rates(a.spotter);
+  synth::SpotterRates rates = synth::parse_spotter_rates(a.spotter);
+  if (a.spotter_points < 4 || a.spotter_points > 400 || a.spotter_points % 2 != 0)
+    throw Error("--spotter-points: expected an even vertex count from 4 to 400, got " + std::to_string(a.spotter_points));
+  rates.points = a.spotter_points;
   check_new_output_folder("--out", a.out, a.overwrite);
   const synth::Gazetteer names(a.gazetteer);
   if (a.overwrite) clear_output_folder(a.out);  // no stale tiles of an older set
@@ -149,6 +153,9 @@ void add_synth_command(CLI::App& app) {
                 "Also write predictions.json: what a text spotter would report (missed, split, merged and misread words, false detections; unlinked)");
   cmd->add_option("--spotter", args->spotter,
                   "The spotter's rates: default | name=value,... over miss, split, merge, false_detections, char_errors, jitter")
+      ->capture_default_str();
+  cmd->add_option("--spotter-points", args->spotter_points,
+                  "Vertices of each predicted polygon, half along each long side (16; 50 as MapText Strong and Self-Sequencer)")
       ->capture_default_str();
   cmd->add_option("--gazetteer", args->gazetteer, "GeoNames cities file for settlement names")->capture_default_str();
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();

@@ -8,6 +8,7 @@ namespace light::cli {
 
 struct LinkArgs {
   std::string method, model, images, tokenizer, device = "cpu", words, out, order = "path";
+  std::string polygon_points;  // "" = the model config's
   int max_length = 1000;
   double no_successor_bias = 0;
   std::vector<double> weights{1.0, 1.0, 1.0};

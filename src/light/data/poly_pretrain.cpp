@@ -34,7 +34,14 @@ std::string image_for_stem(const std::string& dir, const std::string& stem, cons
 
 }  // namespace
 
-PolyTileSource::PolyTileSource(const std::string& data, const std::string& images_dir) : images_dir_(images_dir) {
+void PolyTileSource::to_model(std::vector<Point>& polygon, const std::string& where) const {
+  std::string why;
+  if (to_model_polygon(polygon, polygons_, &why)) return;
+  if (degenerate_++ == 0) first_degenerate_ = where + ": " + why;
+}
+
+PolyTileSource::PolyTileSource(const std::string& data, const std::string& images_dir, PolygonPoints polygons)
+    : images_dir_(images_dir), polygons_(polygons) {
   if (fs::is_directory(data)) {
     for (const auto& e : fs::directory_iterator(data))
       if (e.is_regular_file() && e.path().extension() == ".json") files_.push_back(e.path().string());
@@ -62,6 +69,7 @@ PolyTileSource::PolyTileSource(const std::string& data, const std::string& image
           continue;
         }
         pt.polygons.push_back(word.vertices);
+        to_model(pt.polygons.back(), data + ": image \"" + t.image + "\", word \"" + word.text.value_or("") + "\": vertices");
         pt.texts.push_back(word.text.value_or(""));
       }
     tiles_.push_back(std::move(pt));
@@ -98,6 +106,7 @@ PolyTile PolyTileSource::tile(size_t i) const {
         ++skipped_;
         continue;
       }
+      to_model(poly, where);
       pt.polygons.push_back(std::move(poly));
       const auto text = anns[a].find("text");
       pt.texts.push_back(text != anns[a].end() && text->is_string() ? text->get<std::string>() : std::string());

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "light/data/model_polygons.h"
 #include "light/geometry/polygon.h"
 
 namespace light::data {
@@ -29,18 +30,25 @@ struct PolyTile {
 // stream from disk.
 class PolyTileSource {
  public:
-  PolyTileSource(const std::string& data, const std::string& images_dir);
+  // `polygons`: how each polygon reaches the model (data/model_polygons.h), applied as tiles are read.
+  PolyTileSource(const std::string& data, const std::string& images_dir, PolygonPoints polygons = PolygonPoints::Keep);
   size_t size() const { return count_; }
   PolyTile tile(size_t i) const;
   // Polygons skipped so far for having fewer than 3 points (MapText files: at load).
   size_t skipped_polygons() const { return skipped_; }
+  // Polygons that could not be resampled (fed as given) so far, and the first of them.
+  size_t degenerate_polygons() const { return degenerate_; }
+  const std::string& first_degenerate() const { return first_degenerate_; }
 
  private:
   std::string images_dir_;
   std::vector<PolyTile> tiles_;           // MapText source
   std::vector<std::string> files_;        // per-image folder source
   size_t count_ = 0;
-  mutable size_t skipped_ = 0;
+  PolygonPoints polygons_ = PolygonPoints::Keep;
+  mutable size_t skipped_ = 0, degenerate_ = 0;
+  mutable std::string first_degenerate_;
+  void to_model(std::vector<geometry::Point>& polygon, const std::string& where) const;
 };
 
 struct PolySampleOptions {

@@ -19,9 +19,10 @@ PrepareReport prepare(const maptext::Dataset& data, const std::string& images_di
   const size_t n = data.size();
   std::vector<std::map<std::string, io::Tensor>> parts(n);
   std::vector<std::string> notes(n);
+  std::vector<PolygonReport> polygon_reports(n);
   Progress bar("prepare", n, "tiles");
   parallel_for(n, opt.threads, [&](size_t t, int) {
-    const maptext::Tile& tile = data[t];
+    const maptext::Tile tile = model_polygons(data[t], opt.polygon_points, opt.source, &polygon_reports[t]);
     TileImage img = load_tile_image(images_dir, tile.image, S);
     const auto words = select_words(tile, img.width, img.height, {});
     if (words.empty()) {
@@ -50,13 +51,21 @@ PrepareReport prepare(const maptext::Dataset& data, const std::string& images_di
   });
   if (opt.progress) bar.finish();
   PrepareReport report;
+  PolygonReport polygons;
+  for (const auto& r : polygon_reports) {
+    polygons.words += r.words, polygons.resampled += r.resampled, polygons.degenerate += r.degenerate;
+    for (const auto& e : r.examples)
+      if (polygons.examples.size() < 5) polygons.examples.push_back(e);
+  }
+  if (const std::string note = degenerate_note(polygons); !note.empty()) report.notes.push_back(note);
   std::map<std::string, io::Tensor> all;
   for (size_t t = 0; t < n; ++t) {
     if (!notes[t].empty()) report.notes.push_back(notes[t]);
     if (!parts[t].empty()) ++report.tiles_written;
     for (auto& kv : parts[t]) all.emplace(kv.first, std::move(kv.second));
   }
-  io::write_safetensors(out_path, all, {{"format", "light-inputs"}, {"max_length", std::to_string(opt.max_length)}});
+  io::write_safetensors(out_path, all, {{"format", "light-inputs"}, {"max_length", std::to_string(opt.max_length)},
+                                           {"polygon_points", polygon_points_name(opt.polygon_points)}});
   return report;
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "light/data/inputs.h"
+#include "light/data/model_polygons.h"
 #include "light/io/safetensors.h"
 #include "light/maptext.h"
 #include "light/text/bpe.h"
@@ -16,6 +17,9 @@ struct PrepareOptions {
   int image_size = 224;  // pixel_values are [3, image_size, image_size]: the model's input_size
   int threads = 0;
   bool progress = false;
+  // How word polygons reach the model (data/model_polygons.h); recorded in the file's metadata.
+  PolygonPoints polygon_points = PolygonPoints::Resample;
+  std::string source = "words";  // the words file, named in notes on degenerate polygons
 };
 
 struct PrepareReport {

@@ -119,7 +119,8 @@ Resampled resample_word_polygon(const Polygon& poly, int points) {
     r.why = q.size() < 3 ? "fewer than 3 distinct vertices" : "no area (collinear vertices, or a bow-tie whose halves cancel)";
     return r;
   }
-  if (a > 0) std::reverse(q.begin() + 1, q.end());  // the other way round: the same first vertex, the MapText direction
+  const bool reversed = a > 0;
+  if (reversed) std::reverse(q.begin() + 1, q.end());  // the other way round: the same first vertex, the MapText direction
   const size_t n = q.size();
   // The outline's principal axis, each edge weighted by its length (so that vertex density does not matter).
   double mx = 0, my = 0, total = 0;
@@ -139,30 +140,42 @@ Resampled resample_word_polygon(const Polygon& poly, int points) {
   const double theta = 0.5 * std::atan2(2 * sxy, sxx - syy);
   const double ux = std::cos(theta), uy = std::sin(theta);
   auto t = [&](const Point& p) { return (p.x - mx) * ux + (p.y - my) * uy; };
-  // Each end's cut: among the edges on that side of the centre, the one whose corners turn most
-  // (ties: the one further out).
   double tmin = t(q[0]), tmax = tmin;
   for (const Point& p : q) tmin = std::min(tmin, t(p)), tmax = std::max(tmax, t(p));
   const double centre = (tmin + tmax) / 2, length = std::max(tmax - tmin, 1e-12);
-  auto cut = [&](int side, size_t other) {  // side +1: the end at tmax; -1: at tmin; `other`: the other end's cut
-    size_t best = n;
-    double best_score = -INFINITY;
-    for (size_t i = 0; i < n; ++i) {
-      const double mid = side * ((t(q[i]) + t(q[(i + 1) % n])) / 2 - centre);
-      if (i == other || mid < -1e-9 * length) continue;
-      const double score = turn(q, i) + turn(q, (i + 1) % n) + 1e-3 * mid / length;
-      if (score > best_score) best_score = score, best = i;
+  size_t s = n, f = n;  // the start and finish ends: edges q[s] -> q[s + 1] and q[f] -> q[f + 1]
+  // The MapText convention, half the vertices along each long side from vertex 0, tells the ends of a
+  // polygon that follows it: its two end edges are where the outline turns sharply (a box's short
+  // sides, a 50-point polygon's ends), whatever its shape (a one-letter word taller than wide).
+  const size_t k = n / 2;
+  const size_t conv_s = reversed ? 0 : n - 1, conv_f = reversed ? k : k - 1;
+  auto sharp = [&](size_t i) { return turn(q, i) + turn(q, (i + 1) % n) > 2.0; };  // about 115 degrees in all
+  if (n % 2 == 0 && n == poly.size() && sharp(conv_s) && sharp(conv_f)) {
+    s = conv_s, f = conv_f;
+  } else {
+    // Each end's cut: among the edges on that side of the centre, the one whose corners turn most,
+    // plus up to a radian for lying further out (so that a box's ends win over its long sides, whose
+    // corners turn as much).
+    auto cut = [&](int side, size_t other) {  // side +1: the end at tmax; -1: at tmin; `other`: the other end's cut
+      size_t best = n;
+      double best_score = -INFINITY;
+      for (size_t i = 0; i < n; ++i) {
+        const double mid = side * ((t(q[i]) + t(q[(i + 1) % n])) / 2 - centre);
+        if (i == other || mid < -1e-9 * length) continue;
+        const double score = turn(q, i) + turn(q, (i + 1) % n) + 2 * mid / length;
+        if (score > best_score) best_score = score, best = i;
+      }
+      return best;
+    };
+    const size_t at_max = cut(+1, n), at_min = cut(-1, at_max);
+    if (at_max == n || at_min == n || at_max == at_min) {
+      r.why = "no two ends found";
+      return r;
     }
-    return best;
-  };
-  const size_t at_max = cut(+1, n), at_min = cut(-1, at_max);
-  if (at_max == n || at_min == n || at_max == at_min) {
-    r.why = "no two ends found";
-    return r;
+    // The word starts at the end nearer its first vertex; the lower edge leaves that end.
+    const bool starts_at_min = t(q[0]) <= centre;
+    s = starts_at_min ? at_min : at_max, f = starts_at_min ? at_max : at_min;
   }
-  // The word starts at the end nearer its first vertex; the lower edge leaves that end.
-  const bool starts_at_min = t(q[0]) <= centre;
-  const size_t s = starts_at_min ? at_min : at_max, f = starts_at_min ? at_max : at_min;
   std::vector<Point> lower, upper;
   for (size_t i = (s + 1) % n;; i = (i + 1) % n) {
     lower.push_back(q[i]);

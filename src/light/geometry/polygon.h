@@ -52,8 +52,11 @@ Point point_along(const std::vector<Point>& polyline, double t);
 // along its two long edges, in `light synth`'s MapText order: the lower edge from the word's start to
 // its end, then the upper edge back (negative signed area in image coordinates). The outline is split
 // where it turns at the word's two ends: on each side of the outline's length-weighted principal axis,
-// the edge whose two corners turn most (a box's short sides; a 16- or 50-point polygon's end edges);
-// the word starts at the end nearer its first vertex; a polygon given the other way round is reversed.
+// the edge whose two corners turn most, favouring edges further out (a box's short sides; a 16- or
+// 50-point polygon's end edges); the word starts at the end nearer its first vertex. A polygon that
+// follows the MapText convention (an even vertex count, half along each long side from vertex 0, the
+// outline turning sharply at edges n/2-1 and n-1) is split there instead, so that a one-letter box
+// taller than wide keeps its bottom as the lower edge. A polygon given the other way round is reversed.
 // A polygon that already has `points` vertices comes back unchanged. Repeated vertices are dropped;
 // fewer than 3 distinct vertices or no area (a symmetric bow-tie included) gives `ok` false and why.
 struct Resampled {

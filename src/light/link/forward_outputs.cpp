@@ -1,5 +1,6 @@
 #include "light/link/forward_outputs.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "light/data/prepare.h"
@@ -81,6 +82,14 @@ size_t write_forward_outputs(const std::string& model_dir, const std::string& in
     if (kv.first.size() > suffix.size() && kv.first.compare(kv.first.size() - suffix.size(), suffix.size(), suffix) == 0)
       tiles.push_back(kv.first.substr(0, kv.first.size() - suffix.size()));
   if (tiles.empty()) throw Error(inputs_path + ": no \"<tile>.input_ids\" tensors");
+  // Inputs prepared with other polygons than the model was trained on: said, not refused (parity runs
+  // feed released checkpoints the reference's inputs on purpose).
+  if (const auto m = in.metadata().find("polygon_points"); m != in.metadata().end()) {
+    const std::string trained = data::polygon_points_name(predictor.config().polygon_points);
+    if (m->second != trained)
+      std::fprintf(stderr, "note: %s: prepared with --polygon-points %s; the model was trained with %s\n", inputs_path.c_str(),
+                   m->second.c_str(), trained.c_str());
+  }
   std::map<std::string, io::Tensor> out;
   for (const auto& t : tiles) {
     const std::string p = t + ".";

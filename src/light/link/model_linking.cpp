@@ -22,12 +22,17 @@ struct ModelLinker::Impl {
   data::Tokenize tokenize;
   int max_length;
   double self_bias;
+  data::PolygonPoints polygon_points;
+  std::string source;
   Impl(const std::string& model_dir, const ModelLinkOptions& opt)
       : model(model_dir, {opt.device, opt.threads}),
         tok(text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir)),
         special(tok.special_ids()),
         max_length(opt.max_length),
-        self_bias(opt.no_successor_bias) {
+        self_bias(opt.no_successor_bias),
+        polygon_points(opt.polygon_points.empty() ? model.config().polygon_points
+                                                  : data::parse_polygon_points(opt.polygon_points, "--polygon-points")),
+        source(opt.source.empty() ? "words" : opt.source) {
     if (!(std::isfinite(opt.no_successor_bias) && opt.no_successor_bias >= 0 && opt.no_successor_bias <= 1e6))
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
@@ -50,14 +55,17 @@ ModelLinker::~ModelLinker() = default;
 maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage& img, ModelLinkReport& r) {
   const model::ModelConfig& config = impl_->model.config();
   r.words += tile.word_count();
-  const auto words = data::select_words(tile, img.width, img.height, {});
+  r.polygon_points = data::polygon_points_name(impl_->polygon_points);
+  // The model reads the polygons as it was trained to; the output keeps the words as they came.
+  const maptext::Tile seen = data::model_polygons(tile, impl_->polygon_points, impl_->source, &r.polygons);
+  const auto words = data::select_words(seen, img.width, img.height, {});
   const size_t n = words.size();
   r.model_words += n;
   std::vector<size_t> sources;
   for (const auto& w : words) sources.push_back(w.source);
   // Each word's rows come from the window in which it is most central.
   data::WindowMerge merge(n);
-  const auto windows = data::inference_windows(tile, img.width, img.height, words, img, 1.0, impl_->tokenize, impl_->max_length,
+  const auto windows = data::inference_windows(seen, img.width, img.height, words, img, 1.0, impl_->tokenize, impl_->max_length,
                                                impl_->special, config.window_word_height, config.layoutlmv3.input_size);
   if (windows.size() > 1) ++r.windowed_tiles;
   data::for_each_window_batch(windows, [&](size_t first, const auto& inputs, const auto& pixels) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "light/data/model_polygons.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
 
@@ -16,12 +17,17 @@ struct ModelLinkOptions {
   int max_length = 1000;      // token window
   double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
   bool progress = false;
+  // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
+  std::string polygon_points;
+  std::string source;         // the words file, named in the polygon report
 };
 
 struct ModelLinkReport {
   size_t tiles = 0, words = 0, model_words = 0;
   size_t windowed_tiles = 0;   // tiles longer than one window (covered by overlapping windows)
   size_t cycles_broken = 0;    // successor cycles the reference would have dropped
+  data::PolygonReport polygons;  // words resampled, and degenerate polygons fed as given
+  std::string polygon_points;    // the policy used
 };
 
 // A model and its tokenizer, loaded once, linking one tile at a time.

@@ -63,6 +63,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.head != SuccessorHead::Bilinear) j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
+  if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
 
@@ -311,6 +312,10 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   }
   get(j, "window_word_height", c.window_word_height, path);
   get(j, "no_successor_bias", c.no_successor_bias, path);
+  if (j.contains("polygon_points")) {
+    if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
+    c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");
+  }
   if (j.contains("modalities")) {
     if (!j["modalities"].is_string()) throw Error(path + ": modalities: expected \"G\", \"L\", \"LI\" or \"LIG\"");
     c.modalities = parse_modalities(j["modalities"].get<std::string>());

@@ -4,6 +4,8 @@
 #pragma once
 #include <string>
 
+#include "light/data/model_polygons.h"
+
 namespace light::model {
 
 struct LayoutLMv3Config {
@@ -70,6 +72,9 @@ struct ModelConfig {
   // multiplied by this before the words claim their successors; 1 (released checkpoints) = the
   // paper's decoding. Calibrated on validation tiles for a model whose "no successor" scores run low.
   double no_successor_bias = 1.0;
+  // How word polygons reach the polygon encoder (data/model_polygons.h): keep (released checkpoints:
+  // the reference's first 16 points) or resample (models trained here: 16 points along the outline).
+  data::PolygonPoints polygon_points = data::PolygonPoints::Keep;
 
   int visual_tokens() const {
     const int g = layoutlmv3.input_size / layoutlmv3.patch_size;

@@ -141,7 +141,8 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   DataParallel& dp = start.dp;
   const bool root = start.root;
   // Everything that can be wrong with the inputs is found before the run folder is written.
-  const data::PolyTileSource source(opt.data, opt.images);
+  const data::PolygonPoints polygon_points = data::parse_polygon_points(opt.polygon_points, "--polygon-points");
+  const data::PolyTileSource source(opt.data, opt.images, polygon_points);
   const InitWeights init = read_init(opt.init);
   const InitWeights init_poly = read_init(opt.init_poly);
   if (init_poly.kind != InitWeights::None && init_poly.kind != InitWeights::Poly)
@@ -157,6 +158,7 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   model::ModelConfig config = fs::exists(opt.config) ? model::read_model_config(opt.config)
                                                       : model::preset_config(opt.config, static_cast<int>(tok.max_id() + 1));
   config.modalities = model::Modalities::LIG;
+  config.polygon_points = polygon_points;
   if (tok.max_id() >= config.layoutlmv3.vocab_size)
     throw Error("--tokenizer: ids up to " + std::to_string(tok.max_id()) + " do not fit the model's vocabulary of " +
                 std::to_string(config.layoutlmv3.vocab_size));
@@ -245,6 +247,8 @@ LightPretrainSummary light_pretrain(const LightPretrainOptions& opt) {
   s.first_loss = log.first_loss();
   s.last_loss = log.last_loss();
   s.left_out_words = left_out_words;
+  s.degenerate_polygons = source.degenerate_polygons();
+  s.first_degenerate = source.first_degenerate();
   return s;
 }
 

@@ -113,9 +113,11 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   DataParallel& dp = start.dp;
   const bool root = start.root;
   // Everything that can be wrong with the inputs is found before the run folder is written.
-  const data::PolyTileSource source(opt.data, opt.images);
+  const data::PolygonPoints polygon_points = data::parse_polygon_points(opt.polygon_points, "--polygon-points");
+  const data::PolyTileSource source(opt.data, opt.images, polygon_points);
   const model::PolyLossWeights weights = model::parse_poly_loss_weights(opt.loss_weights);
-  const model::ModelConfig config = config_for(opt.config);
+  model::ModelConfig config = config_for(opt.config);
+  config.polygon_points = polygon_points;
   model::PolyPretrain net(config.poly);
   model::init_poly_pretrain(*net);
   initialise(net, opt.init);
@@ -177,6 +179,8 @@ PolyPretrainSummary poly_pretrain(const PolyPretrainOptions& opt) {
   s.first_loss = log.first_loss();
   s.last_loss = log.last_loss();
   s.skipped_polygons = source.skipped_polygons();
+  s.degenerate_polygons = source.degenerate_polygons();
+  s.first_degenerate = source.first_degenerate();
   return s;
 }
 

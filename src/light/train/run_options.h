@@ -36,6 +36,8 @@ struct StepRunOptions {
   double lr = 5e-5, weight_decay = 0.01, warmup_ratio = 0.05;
   uint64_t seed = 4321;
   std::string device = "cpu";
+  // How word polygons reach the model (data/model_polygons.h): resample | keep.
+  std::string polygon_points = "resample";
   bool progress = false, resume = false;
   bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
   DistributedOptions distributed;
@@ -47,6 +49,8 @@ struct StepRunSummary {
   long steps = 0;
   double first_loss = 0, last_loss = 0;  // the first and last logged mean losses
   size_t tiles = 0;
+  size_t degenerate_polygons = 0;        // polygons that could not be resampled (fed as given)
+  std::string first_degenerate;          // the first of them: file, image, word and why
 };
 
 template <class Options>

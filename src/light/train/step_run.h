@@ -49,6 +49,10 @@ std::vector<RunOption<Options>> step_run_options() {
           O("--log-every", "log_every", &Options::log_every, "Steps per log.jsonl line"),
           O("--checkpoint-every", "checkpoint_every", &Options::checkpoint_every, "Steps between checkpoints (last/)"),
           O("--seed", "seed", &Options::seed, "Random seed"),
+          O("--polygon-points", "polygon_points", &Options::polygon_points,
+            "Word polygons of other than 16 points: resample (16 points along the outline) | keep (the reference's first 16)")
+              .one_of({"resample", "keep"})
+              .before("\"keep\""),
           O("--threads", nullptr, &Options::threads, "LibTorch threads (0 = all cores)").local(),
           O("--device", nullptr, &Options::device, "cpu | cuda").local()};
 }

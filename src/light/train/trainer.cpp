@@ -221,6 +221,10 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
       O("--head", "head", &T::head, "Successor head: bilinear (the paper's) | pairwise (+ each pair's geometry)")
           .one_of({"bilinear", "pairwise"})
           .before("\"bilinear\""),
+      O("--polygon-points", "polygon_points", &T::polygon_points,
+        "Word polygons of other than 16 points: resample (16 points along the outline) | keep (the reference's first 16)")
+          .one_of({"resample", "keep"})
+          .before("\"keep\""),
       O("--window-word-height", "window_word_height", &T::window_word_height,
         "Scale windows: median word height as a fraction of a window's side (0: whole tiles, the paper's)")
           .before("0"),
@@ -319,6 +323,13 @@ void FineTuning::set_up() {
   // The data first: a bad file stops the run before anything is written.
   train_data_ = maptext::read_maptext(opt_.train_json, {maptext::Kind::GroundTruth});
   val_data_ = maptext::read_maptext(opt_.val_json, {maptext::Kind::GroundTruth});
+  const data::PolygonPoints polygon_points = data::parse_polygon_points(opt_.polygon_points, "--polygon-points");
+  for (auto [set, source] : {std::pair{&train_data_, &opt_.train_json}, std::pair{&val_data_, &opt_.val_json}}) {
+    data::PolygonReport report;
+    data::apply_model_polygons(*set, polygon_points, *source, &report);
+    if (const std::string note = data::degenerate_note(report); !note.empty() && opt_.progress && root_)
+      std::fprintf(stderr, "note: %s\n", note.c_str());
+  }
   if (opt_.tokenizer_dir.empty())
     throw Error("--tokenizer: a tokenizer folder is required (tokenizer.json, or vocab.json + merges.txt), or \"bytes\"");
   tok_.emplace(read_run_tokenizer(opt_.tokenizer_dir, opt_.out_dir, opt_.resume));
@@ -339,6 +350,7 @@ void FineTuning::set_up() {
     throw Error("--scale-jitter: expected 0 to 2, got " + std::to_string(opt_.scale_jitter));
   if (!init_sized) config_.window_word_height = opt_.window_word_height;
   config_.losses = {opt_.bidirection, opt_.focal};
+  config_.polygon_points = polygon_points;
   config_.focal_self_target = opt_.focal_self_target;
   if (opt_.relative_bias != "auto" && opt_.relative_bias != "train" && opt_.relative_bias != "frozen")
     throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt_.relative_bias + "\"");

@@ -36,6 +36,10 @@ struct TrainOptions {
   // training window's side scaled by exp(u), u uniform in [-scale_jitter, scale_jitter]. A LIGHT
   // model folder given to --init brings its own head and windows.
   std::string head = "bilinear";
+  // How word polygons reach the model (data/model_polygons.h): "resample" (16 points along the
+  // outline, for any other vertex count) or "keep" (the reference's first 16 points). Recorded in the
+  // model's config.json, so that linking feeds it the same way.
+  std::string polygon_points = "resample";
   // The learning rate's course after the warm-up: "plateau" (ReduceLROnPlateau, the reference's) or
   // "cosine" (half a cosine from lr to min_lr over max_epochs; a run resumed with more epochs stretches it).
   std::string lr_decay = "plateau";

@@ -63,11 +63,13 @@ std::pair<Polyline, Polyline> sides(const std::vector<Point>& v) {
   return {{{box.x0, box.y1}, {box.x1, box.y1}}, {{box.x0, box.y0}, {box.x1, box.y0}}};
 }
 
-// A 16-point polygon over fractions [t0, t1] of the two sides: 8 along the first, 8 back along the second.
-std::vector<Point> polygon(const Polyline& a, const Polyline& b, double t0, double t1) {
+// A polygon of `points` vertices over fractions [t0, t1] of the two sides: half along the first, half
+// back along the second (16: 8 and 8).
+std::vector<Point> polygon(const Polyline& a, const Polyline& b, double t0, double t1, int points) {
+  const int half = points / 2;
   std::vector<Point> out;
-  for (int k = 0; k < 8; ++k) out.push_back(geometry::point_along(a, t0 + (t1 - t0) * k / 7.0));
-  for (int k = 7; k >= 0; --k) out.push_back(geometry::point_along(b, t0 + (t1 - t0) * k / 7.0));
+  for (int k = 0; k < half; ++k) out.push_back(geometry::point_along(a, t0 + (t1 - t0) * k / (half - 1.0)));
+  for (int k = half - 1; k >= 0; --k) out.push_back(geometry::point_along(b, t0 + (t1 - t0) * k / (half - 1.0)));
   return out;
 }
 
@@ -83,7 +85,7 @@ double height(const Polyline& a, const Polyline& b) {
 // A spotter's polygon is smooth but off by a little at each end of each side: the four corners move
 // by N(0, sd) and the points between them follow in proportion (no zig-zag, no self-intersection).
 std::vector<Point> jittered(std::vector<Point> poly, double sd, Rng& r) {
-  const size_t half = poly.size() / 2;  // 8 along the first side, then 8 back along the second
+  const size_t half = poly.size() / 2;  // half along the first side, then half back along the second
   Point d[4];
   for (Point& p : d) p = {r.normal(sd), r.normal(sd)};
   for (size_t k = 0; k < poly.size(); ++k) {
@@ -138,6 +140,9 @@ maptext::Word predicted(std::vector<Point> poly, std::string text) {
 }  // namespace
 
 maptext::Tile spot(const maptext::Tile& truth, const SpotterRates& rates, uint64_t seed, uint64_t index) {
+  const int n = rates.points;
+  if (n < 4 || n > 400 || n % 2 != 0)
+    throw Error("--spotter-points: expected an even vertex count from 4 to 400, got " + std::to_string(n));
   Rng r{std::mt19937_64(seed * 0x9E3779B97F4A7C15ull + index * 7919 + 17)};
   std::vector<maptext::Word> found;
   geometry::BBox area{INFINITY, INFINITY, -INFINITY, -INFINITY};
@@ -158,7 +163,7 @@ maptext::Tile spot(const maptext::Tile& truth, const SpotterRates& rates, uint64
         if (std::hypot(a2.front().x - a.back().x, a2.front().y - a.back().y) < 1.5 * height(a, bside)) {
           a.insert(a.end(), a2.begin(), a2.end());
           bside.insert(bside.end(), b2.begin(), b2.end());
-          found.push_back(predicted(jittered(polygon(a, bside, 0, 1), sd, r),
+          found.push_back(predicted(jittered(polygon(a, bside, 0, 1, n), sd, r),
                                     misread_text(text + g[k + 1].text.value_or(""), rates.char_errors, r)));
           ++k;
           continue;
@@ -167,13 +172,13 @@ maptext::Tile spot(const maptext::Tile& truth, const SpotterRates& rates, uint64
       if (!illegible && chars.size() >= 4 && r.chance(rates.split)) {  // two words, cut between characters
         const size_t cut = 1 + r.index(chars.size() - 1);
         const double t = static_cast<double>(cut) / static_cast<double>(chars.size());
-        found.push_back(predicted(jittered(polygon(a, bside, 0, t), sd, r),
+        found.push_back(predicted(jittered(polygon(a, bside, 0, t, n), sd, r),
                                   misread_text(utf8_encode(chars.substr(0, cut)), rates.char_errors, r)));
-        found.push_back(predicted(jittered(polygon(a, bside, t, 1), sd, r),
+        found.push_back(predicted(jittered(polygon(a, bside, t, 1, n), sd, r),
                                   misread_text(utf8_encode(chars.substr(cut)), rates.char_errors, r)));
         continue;
       }
-      found.push_back(predicted(jittered(polygon(a, bside, 0, 1), sd, r), illegible ? text : misread_text(text, rates.char_errors, r)));
+      found.push_back(predicted(jittered(polygon(a, bside, 0, 1, n), sd, r), illegible ? text : misread_text(text, rates.char_errors, r)));
     }
   }
   // False detections on linework: short marks read as a letter or two.
@@ -185,7 +190,7 @@ maptext::Tile spot(const maptext::Tile& truth, const SpotterRates& rates, uint64
     const double angle = r.uni(-0.5, 0.5), c = std::cos(angle), s = std::sin(angle);
     const auto p = [&](double u, double v) { return Point{cx + u * c - v * s, cy + u * s + v * c}; };
     const Polyline bottom{p(-w / 2, h / 2), p(w / 2, h / 2)}, top{p(-w / 2, -h / 2), p(w / 2, -h / 2)};
-    found.push_back(predicted(jittered(polygon(bottom, top, 0, 1), 0.0, r), kMarks[r.index(kMarks.size())]));
+    found.push_back(predicted(jittered(polygon(bottom, top, 0, 1, n), 0.0, r), kMarks[r.index(kMarks.size())]));
   }
   // A spotter reports words in no reading order, and links none.
   std::shuffle(found.begin(), found.end(), r.g);
