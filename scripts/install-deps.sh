@@ -15,6 +15,8 @@ PACKAGES=(
   # geometry, images, JSON, command line
   libgeos-dev libre2-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libcli11-dev libutf8proc-dev
+  # georeferencing (GeoTIFF, world files, GCPs; PROJ comes with it) and its command-line tools (tests)
+  libgdal-dev gdal-bin
   # synthetic maps: rendering, real fonts, a gazetteer of place names
   libcairo2-dev libpango1.0-dev libtimezonemap-data
   fonts-texgyre fonts-oldstandard fonts-ebgaramond fonts-junicode fonts-dejavu-core

@@ -21,6 +21,11 @@ bool needs_full(const std::vector<std::string>& args) {
   for (const auto& c : kFullCommands)
     if (args[0] == c.name) return true;
   if (args[0] != "link") return false;
+  // Georeferencing needs GDAL, which only light-full links.
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--georef" && args[i + 1] != "none") return true;
+  for (const auto& a : args)
+    if (a.rfind("--georef=", 0) == 0 && a != "--georef=none") return true;
   // A model links unless a heuristic is asked for (--method); --help is answered where --model is.
   for (const auto& a : args)
     if (a == "--method" || a.rfind("--method=", 0) == 0) return false;

@@ -17,6 +17,7 @@ namespace light::cli {
 namespace {
 void run_link(const LinkArgs& a) {
   if (!a.model.empty() && !a.method.empty()) throw Error("light link: give --model DIR or --method distance|mst, not both");
+  check_link_output(a);
   if (a.method.empty()) {  // a model: the one named, else the bundled default
     LinkArgs m = a;
     if (m.model.empty()) {
@@ -43,7 +44,7 @@ void run_link(const LinkArgs& a) {
   opt.progress = !a.quiet;
   const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
   const auto linked = link::link_heuristic(data, opt);
-  maptext::write_maptext(a.out, linked);
+  write_link_output(a, linked);
 }
 }  // namespace
 
@@ -66,7 +67,19 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)");
   cmd->add_option("--words", args->words, "MapText JSON whose words to link (ground truth or spotter output)")
       ->required();
-  cmd->add_option("-o,--out", args->out, "Output MapText JSON (predictions, regrouped)")->required();
+  cmd->add_option("-o,--out", args->out, "Output file: MapText JSON (predictions, regrouped), GeoJSON or Web Annotations (--format)")->required();
+  cmd->add_option("--format", args->format, "maptext | geojson (a Feature per phrase) | webanno (W3C Web Annotations for IIIF viewers)")
+      ->check(CLI::IsMember({"maptext", "geojson", "webanno"}))
+      ->capture_default_str();
+  cmd->add_option("--georef", args->georef,
+                  "GeoJSON in longitude/latitude: none | auto (each image's GeoTIFF tags, world file or .aux.xml, else IMAGE.points) | "
+                  "a QGIS .points file")
+      ->capture_default_str();
+  cmd->add_option("--georef-transform", args->georef_transform, "auto | affine | poly1 | poly2 | poly3 | tps (as GDAL's)")
+      ->check(CLI::IsMember({"auto", "affine", "poly1", "poly2", "poly3", "tps"}))
+      ->capture_default_str();
+  cmd->add_option("--georef-crs", args->georef_crs, "The map coordinates' CRS when the georeferencing names none (e.g. EPSG:3857)");
+  cmd->add_option("--iiif-canvas", args->iiif_canvas, "The IIIF canvas URI the annotations target ({image}: the image key) (webanno)");
   cmd->add_option("--order", args->order, "path (follow the links) | yx (sort each phrase by y, then x)")
       ->capture_default_str();
   cmd->add_option("--weights", args->weights, "Edge cost weights a,b,c of D·HR^a·(1+b·S)·(1+c·C) (mst)")

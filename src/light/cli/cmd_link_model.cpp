@@ -26,7 +26,7 @@ void run_link_with_model(const LinkArgs& a) {
   const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
   link::ModelLinkReport report;
   const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
-  maptext::write_maptext(a.out, linked);
+  write_link_output(a, linked);
   if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
   std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
                report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);

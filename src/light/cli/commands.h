@@ -43,7 +43,7 @@ inline constexpr FullCommand kFullCommands[] = {
     {"info", "Show versions, threads, devices and the BLAS kernel in use"},
 };
 const char* full_command_description(const std::string& name);
-// Whether this command line is light-full's: one of kFullCommands, or `link` without `--method`
+// Whether this command line is light-full's: one of kFullCommands, `link` with --georef (GDAL), or `link` without `--method`
 // (a model links: --model, else the bundled default).
 bool needs_full(const std::vector<std::string>& args);
 

@@ -17,6 +17,9 @@
 namespace light::cli {
 // Never reached here: a `link --model` command line goes to light-full before parsing.
 void run_link_with_model(const LinkArgs&) { throw Error("link --model: this binary has no LibTorch; run light-full"); }
+output::GeoreferenceFor georeference_for(const LinkArgs&, const maptext::Dataset&) {
+  throw Error("link --georef: this binary has no GDAL; run light-full");
+}
 }  // namespace light::cli
 
 namespace {

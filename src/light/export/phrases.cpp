@@ -1,0 +1,152 @@
+#include "light/export/phrases.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "light/error.h"
+
+namespace light::output {
+
+using maptext::Point;
+using Json = nlohmann::ordered_json;
+
+Format parse_format(const std::string& name) {
+  if (name == "maptext") return Format::MapText;
+  if (name == "geojson") return Format::GeoJson;
+  if (name == "webanno") return Format::WebAnnotation;
+  throw Error("--format: expected maptext, geojson or webanno, got \"" + name + "\"");
+}
+
+namespace {
+
+double signed_area(const std::vector<Point>& p) {
+  double a = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Point &u = p[i], &v = p[(i + 1) % p.size()];
+    a += u.x * v.y - v.x * u.y;
+  }
+  return a / 2;
+}
+
+// A closed ring, counterclockwise in its own coordinates (positive area: x east, y north).
+Json ring(std::vector<Point> pts) {
+  if (signed_area(pts) < 0) std::reverse(pts.begin(), pts.end());
+  Json r = Json::array();
+  for (const Point& p : pts) r.push_back(Json::array({p.x, p.y}));
+  if (!pts.empty()) r.push_back(Json::array({pts.front().x, pts.front().y}));
+  return r;
+}
+
+Json vertices_json(const std::vector<Point>& pts) {
+  Json r = Json::array();
+  for (const Point& p : pts) r.push_back(Json::array({p.x, p.y}));
+  return r;
+}
+
+std::string phrase_text(const maptext::Group& g) {
+  std::string s;
+  for (const auto& w : g) {
+    const std::string t = w.text.value_or("");
+    if (t.empty()) continue;
+    if (!s.empty()) s += ' ';
+    s += t;
+  }
+  return s;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+// The object compact, with each element of its array `key` (the last key) on a line of its own: small
+// files for maps of thousands of phrases that line tools (grep, head) still read.
+std::string one_per_line(const Json& j, const std::string& key) {
+  std::string out = "{";
+  bool first = true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (it.key() == key) continue;
+    out += (first ? "" : ",") + Json(it.key()).dump() + ":" + it.value().dump();
+    first = false;
+  }
+  out += (first ? "" : ",") + Json(key).dump() + ":[";
+  const Json& items = j.at(key);
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ",\n" : "\n") + items[i].dump();
+  out += items.empty() ? "]}\n" : "\n]}\n";
+  return out;
+}
+
+}  // namespace
+
+std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& opt) {
+  Json fc = {{"type", "FeatureCollection"}, {"features", Json::array()}};
+  for (const maptext::Tile& tile : linked) {
+    const ToLonLat to_lonlat = opt.georeference ? opt.georeference(tile.image) : ToLonLat{};
+    size_t index = 0;
+    for (size_t g = 0; g < tile.groups.size(); ++g) {
+      Json polygons = Json::array(), words = Json::array();
+      for (const maptext::Word& w : tile.groups[g]) {
+        Json word = {{"text", w.text.value_or("")}, {"index", index++}};
+        if (to_lonlat) {
+          polygons.push_back(Json::array({ring(to_lonlat(w.vertices))}));
+          word["pixel_vertices"] = vertices_json(w.vertices);
+        } else {
+          polygons.push_back(Json::array({ring(w.vertices)}));
+        }
+        words.push_back(std::move(word));
+      }
+      if (words.empty()) continue;
+      Json f = {{"type", "Feature"},
+                {"id", tile.image + "#" + std::to_string(g)},
+                {"geometry", {{"type", "MultiPolygon"}, {"coordinates", std::move(polygons)}}},
+                {"properties",
+                 {{"image", tile.image}, {"text", phrase_text(tile.groups[g])}, {"words", std::move(words)},
+                  {"coordinates", to_lonlat ? "lonlat" : "pixel"}}}};
+      fc["features"].push_back(std::move(f));
+    }
+  }
+  return one_per_line(fc, "features");
+}
+
+std::string web_annotation_text(const maptext::Dataset& linked, const WebAnnotationOptions& opt) {
+  Json page = {{"@context", "http://www.w3.org/ns/anno.jsonld"}, {"type", "AnnotationPage"}, {"items", Json::array()}};
+  if (linked.size() > 1 && !opt.canvas.empty() && opt.canvas.find("{image}") == std::string::npos)
+    throw Error("--iiif-canvas: " + std::to_string(linked.size()) +
+                " images share one canvas; give a canvas per image with {image} in it (replaced by the image key)");
+  for (const maptext::Tile& tile : linked) {
+    std::string source = opt.canvas.empty() ? tile.image : opt.canvas;
+    for (size_t p; (p = source.find("{image}")) != std::string::npos;) source.replace(p, 7, tile.image);
+    if (page.find("id") == page.end()) page["id"] = source + (source.find('#') == std::string::npos ? "#" : "-") + "light-phrases";
+    for (size_t g = 0; g < tile.groups.size(); ++g) {
+      if (tile.groups[g].empty()) continue;
+      std::string path;
+      for (const maptext::Word& w : tile.groups[g]) {
+        for (size_t k = 0; k < w.vertices.size(); ++k)
+          path += (k == 0 ? (path.empty() ? "M" : " M") : " L") + number(w.vertices[k].x) + "," + number(w.vertices[k].y);
+        path += " Z";
+      }
+      Json a = {{"id", source + (source.find('#') == std::string::npos ? "#" : "-") + "light-phrase-" + std::to_string(g)},
+                {"type", "Annotation"},
+                {"motivation", "tagging"},
+                {"body", Json::array({{{"type", "TextualBody"}, {"value", phrase_text(tile.groups[g])}, {"format", "text/plain"},
+                                       {"purpose", "tagging"}}})},
+                {"target",
+                 {{"source", source},
+                  {"selector",
+                   {{"type", "SvgSelector"},
+                    {"value", "<svg xmlns=\"http://www.w3.org/2000/svg\"><path d=\"" + path + "\"/></svg>"}}}}}};
+      page["items"].push_back(std::move(a));
+    }
+  }
+  if (page.find("id") == page.end()) page["id"] = "urn:light:empty";
+  // "id" after "@context" and "type" is fine for JSON-LD; keep a stable key order for people.
+  Json ordered = {{"@context", page["@context"]}, {"id", page["id"]}, {"type", "AnnotationPage"}, {"items", page["items"]}};
+  return one_per_line(ordered, "items");
+}
+
+}  // namespace light::output
