@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "light/io/safetensors.h"
 #include "light/link/decode.h"
@@ -81,5 +82,79 @@ TEST(Decode, TheFixtureModelTiles) {
     const auto d = link::decode_successors(floats(out, name + ".probs"), floats(out, name + ".bi_probs"), n);
     EXPECT_EQ(d.successors, t["assignment"]["successors"].get<std::vector<int>>()) << name;
     EXPECT_EQ(d.groups, t["assignment"]["groups"].get<std::vector<std::vector<int>>>()) << name;
+  }
+}
+
+namespace {
+// The dense decoder, as light had it before sparse rows (reference-notes §5): every entry of an n x n
+// matrix, argmax ties to the highest index. The sparse decoder must give exactly its successors.
+std::vector<int> dense_successors(std::vector<float> probs, std::vector<float> bi, int n) {
+  std::vector<int> succ_of(n, -1), pred_of(n, -1);
+  auto P = [&](int i, int j) -> float& { return probs[static_cast<size_t>(i) * n + j]; };
+  auto B = [&](int i, int j) -> float& { return bi[static_cast<size_t>(i) * n + j]; };
+  auto argmax = [&](int i) {
+    int best = 0;
+    for (int j = 1; j < n; ++j)
+      if (P(i, j) >= P(i, best)) best = j;
+    return best;
+  };
+  auto all_assigned = [&] { return std::all_of(succ_of.begin(), succ_of.end(), [](int s) { return s >= 0; }); };
+  for (long pass = 0; !all_assigned() && pass < static_cast<long>(n) * n + n; ++pass)
+    for (int i = 0; i < n; ++i) {
+      const int j = argmax(i);
+      if (pred_of[j] < 0) {
+        succ_of[i] = j, pred_of[j] = i;
+        continue;
+      }
+      const int o = pred_of[j];
+      if (o == i) continue;
+      if (o == j) {
+        succ_of[i] = j, pred_of[j] = i;
+      } else if (j == i) {
+        succ_of[i] = i;
+      } else if (B(j, i) > B(j, o)) {
+        succ_of[i] = j, pred_of[j] = i, succ_of[o] = -1;
+        P(o, j) = 0, B(j, o) = 0;
+      } else {
+        P(i, j) = 0, B(j, i) = 0;
+      }
+    }
+  for (int i = 0; i < n; ++i)
+    if (succ_of[i] < 0) succ_of[i] = i;
+  return succ_of;
+}
+}  // namespace
+
+TEST(Decode, SparseRowsGiveTheDenseDecodersSuccessorsOnWindowedMaps) {
+  // Words along a line, each reading only its window of neighbours (zeros beyond), with ties, rows
+  // that are all zero, and windows stored with explicit zeros: sparse and dense agree exactly.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = 1 + static_cast<int>(rng() % 40), reach = 1 + static_cast<int>(rng() % 6);
+    std::vector<float> P(static_cast<size_t>(n) * n, 0.0f), B(P.size(), 0.0f);
+    light::data::SparseRows sp(n), sb(n);
+    for (int i = 0; i < n; ++i) {
+      const bool silent = rng() % 10 == 0;  // a row of zeros
+      for (int j = std::max(0, i - reach); j <= std::min(n - 1, i + reach); ++j) {
+        const float p = silent ? 0.0f : static_cast<float>(rng() % 5) / 4.0f;  // coarse: ties are common
+        const float b = static_cast<float>(rng() % 5) / 4.0f;
+        P[static_cast<size_t>(i) * n + j] = p, B[static_cast<size_t>(i) * n + j] = b;
+        sp.rows[static_cast<size_t>(i)].emplace_back(j, p);
+        sb.rows[static_cast<size_t>(i)].emplace_back(j, b);
+      }
+    }
+    const std::vector<int> want = dense_successors(P, B, n);
+    // The words on no path to an end word: successor cycles, which the decoder then breaks.
+    std::vector<int> in_cycle;
+    for (int i = 0; i < n; ++i) {
+      int w = i;
+      for (int steps = 0; steps <= n && want[w] != w; ++steps) w = want[w];
+      if (want[w] != w) in_cycle.push_back(i);
+    }
+    for (const auto& d : {light::link::decode_successors(sp, sb), light::link::decode_successors(P, B, n)}) {
+      EXPECT_EQ(d.reference_dropped, in_cycle) << "trial " << trial;
+      for (int i = 0; i < n; ++i)
+        if (!std::binary_search(in_cycle.begin(), in_cycle.end(), i)) EXPECT_EQ(d.successors[i], want[i]) << "trial " << trial << " word " << i;
+    }
   }
 }

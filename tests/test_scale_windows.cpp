@@ -136,19 +136,27 @@ TEST(ScaleWindows, TheMergeKeepsEachWordsRowsFromItsMostCentralWindow) {
   // Window 1 holds words 0 and 1; window 2 words 1 and 2, with word 1 more central there.
   m.add({0, 1}, {0.4, 0.1}, {0.2f, 0.8f, 0.3f, 0.7f}, {1, 0, 0, 1});
   m.add({1, 2}, {0.3, 0.2}, {0.1f, 0.9f, 0.5f, 0.5f}, {1, 0, 0, 1});
-  std::vector<float> P, Q;
+  // Read densely: entries outside a word's window are 0.
+  auto dense = [](const data::SparseRows& s) {
+    std::vector<float> d;
+    for (int i = 0; i < s.n; ++i)
+      for (int j = 0; j < s.n; ++j) d.push_back(s.at(i, j));
+    return d;
+  };
+  data::SparseRows P, Q;
   m.finish(P, Q);
-  EXPECT_EQ(P, (std::vector<float>{0.2f, 0.8f, 0, 0, 0.1f, 0.9f, 0, 0.5f, 0.5f}));
+  EXPECT_EQ(dense(P), (std::vector<float>{0.2f, 0.8f, 0, 0, 0.1f, 0.9f, 0, 0.5f, 0.5f}));
+  EXPECT_EQ(P.rows[0].size(), 2u);  // only the window's words are stored
   // A no-successor bias multiplies each word's own entries, in both directions.
-  std::vector<float> Pb, Qb;
+  data::SparseRows Pb, Qb;
   m.finish(Pb, Qb, 3.0);
-  EXPECT_FLOAT_EQ(Pb[0], 0.6f);
-  EXPECT_FLOAT_EQ(Pb[4], 0.3f);
-  EXPECT_FLOAT_EQ(Pb[1], 0.8f);
-  EXPECT_FLOAT_EQ(Qb[0], 3.0f);
+  EXPECT_FLOAT_EQ(Pb.at(0, 0), 0.6f);
+  EXPECT_FLOAT_EQ(Pb.at(1, 1), 0.3f);
+  EXPECT_FLOAT_EQ(Pb.at(0, 1), 0.8f);
+  EXPECT_FLOAT_EQ(Qb.at(0, 0), 3.0f);
   data::WindowMerge empty(2);
   empty.finish(P, Q);
-  EXPECT_EQ(P, (std::vector<float>{1, 0, 0, 1}));  // a word no window held ends alone
+  EXPECT_EQ(dense(P), (std::vector<float>{1, 0, 0, 1}));  // a word no window held ends alone
   EXPECT_THROW(empty.add({5}, {0.1}, {1}, {1}), Error);
 }
 

@@ -1,5 +1,7 @@
 #include "light/data/scale_windows.h"
 
+#include <numeric>
+
 #include <algorithm>
 #include <cmath>
 
@@ -174,34 +176,43 @@ void for_each_window_batch(const std::vector<InferenceWindow>& windows,
   }
 }
 
-WindowMerge::WindowMerge(size_t n) : n_(n), best_(n, -1.0), P_(n * n, 0.0f), Q_(n * n, 0.0f) {}
+WindowMerge::WindowMerge(size_t n) : n_(n), best_(n, -1.0), P_(static_cast<int>(n)), Q_(static_cast<int>(n)) {}
 
 void WindowMerge::add(const std::vector<size_t>& index, const std::vector<double>& centre, const std::vector<float>& probs,
                       const std::vector<float>& bi_probs) {
   const size_t m = index.size();
   if (centre.size() != m || probs.size() != m * m || bi_probs.size() != m * m) throw Error("window merge: sizes disagree");
+  std::vector<size_t> by_column(m);  // the window's words in ascending tile index
+  std::iota(by_column.begin(), by_column.end(), size_t{0});
+  std::sort(by_column.begin(), by_column.end(), [&](size_t a, size_t b) { return index[a] < index[b]; });
   for (size_t a = 0; a < m; ++a) {
     const size_t i = index[a];
     if (i >= n_) throw Error("window merge: word index out of range");
     if (centre[a] <= best_[i]) continue;
     best_[i] = centre[a];
-    std::fill(P_.begin() + static_cast<long>(i * n_), P_.begin() + static_cast<long>((i + 1) * n_), 0.0f);
-    std::fill(Q_.begin() + static_cast<long>(i * n_), Q_.begin() + static_cast<long>((i + 1) * n_), 0.0f);
-    for (size_t c = 0; c < m; ++c) {
-      P_[i * n_ + index[c]] = probs[a * m + c];
-      Q_[i * n_ + index[c]] = bi_probs[a * m + c];
+    auto& p = P_.rows[i];
+    auto& q = Q_.rows[i];
+    p.clear(), q.clear();
+    for (size_t c : by_column) {
+      if (!p.empty() && p.back().first == static_cast<int>(index[c])) {  // a word twice in a window: the later entry, as a dense copy
+        p.back().second = probs[a * m + c], q.back().second = bi_probs[a * m + c];
+        continue;
+      }
+      p.emplace_back(static_cast<int>(index[c]), probs[a * m + c]);
+      q.emplace_back(static_cast<int>(index[c]), bi_probs[a * m + c]);
     }
   }
 }
 
-void WindowMerge::finish(std::vector<float>& probs, std::vector<float>& bi_probs, double self_bias) const {
+void WindowMerge::finish(SparseRows& probs, SparseRows& bi_probs, double self_bias) const {
   probs = P_;
   bi_probs = Q_;
   for (size_t i = 0; i < n_; ++i) {
-    if (best_[i] < 0) probs[i * n_ + i] = bi_probs[i * n_ + i] = 1.0f;
+    const int k = static_cast<int>(i);
+    if (best_[i] < 0) probs.rows[i] = bi_probs.rows[i] = {{k, 1.0f}};
     if (self_bias != 1.0) {
-      probs[i * n_ + i] = static_cast<float>(probs[i * n_ + i] * self_bias);
-      bi_probs[i * n_ + i] = static_cast<float>(bi_probs[i * n_ + i] * self_bias);
+      if (float* v = probs.find(k, k)) *v = static_cast<float>(*v * self_bias);
+      if (float* v = bi_probs.find(k, k)) *v = static_cast<float>(*v * self_bias);
     }
   }
 }

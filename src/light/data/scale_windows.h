@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "light/data/inputs.h"
+#include "light/data/sparse_rows.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
 
@@ -86,7 +87,8 @@ std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int wi
                                                const SpecialIds& special, double word_height, int image_size);
 
 // Successor probabilities of a whole tile from its windows': each word's rows from the window in
-// which it is most central (ties: the first window). Words in the tile's model order, 0..n-1.
+// which it is most central (ties: the first window). Words in the tile's model order, 0..n-1. Memory
+// grows with the words and their windows' sizes, not with the square of a map's words.
 class WindowMerge {
  public:
   explicit WindowMerge(size_t words);
@@ -94,15 +96,15 @@ class WindowMerge {
   // probs and bi_probs the window's [m x m] rows (m = index.size()).
   void add(const std::vector<size_t>& index, const std::vector<double>& centre, const std::vector<float>& probs,
            const std::vector<float>& bi_probs);
-  // The tile's [n x n] rows; a word no window held ends alone (probability 1 on itself). Each word's
-  // own entries ("no successor", "no predecessor") are multiplied by `self_bias` (model config's
-  // no_successor_bias).
-  void finish(std::vector<float>& probs, std::vector<float>& bi_probs, double self_bias = 1.0) const;
+  // The tile's rows (entries outside a word's window are 0); a word no window held ends alone
+  // (probability 1 on itself). Each word's own entries ("no successor", "no predecessor") are
+  // multiplied by `self_bias` (model config's no_successor_bias).
+  void finish(SparseRows& probs, SparseRows& bi_probs, double self_bias = 1.0) const;
 
  private:
   size_t n_;
   std::vector<double> best_;
-  std::vector<float> P_, Q_;
+  SparseRows P_, Q_;
 };
 
 }  // namespace light::data

@@ -3,18 +3,29 @@
 
 #include <algorithm>
 
+#include "light/error.h"
+
 namespace light::link {
 
 Decoded decode_successors(std::vector<float> probs, std::vector<float> bi, int n) {
-  const std::vector<float> original = probs;
+  return decode_successors(data::SparseRows::from_dense(probs, n), data::SparseRows::from_dense(bi, n));
+}
+
+Decoded decode_successors(data::SparseRows probs, data::SparseRows bi) {
+  const int n = probs.n;
+  const data::SparseRows original = probs;
   std::vector<int> succ_of(n, -1), pred_of(n, -1);
-  auto P = [&](int i, int j) -> float& { return probs[static_cast<size_t>(i) * n + j]; };
-  auto B = [&](int i, int j) -> float& { return bi[static_cast<size_t>(i) * n + j]; };
+  // The dense decoder's argmax over a row in which every entry not stored is 0: the highest column
+  // holding the row's maximum when that is positive; when it is not, the highest column of all.
   auto argmax = [&](int i) {
-    int best = 0;
-    for (int j = 1; j < n; ++j)
-      if (P(i, j) >= P(i, best)) best = j;  // ties: highest index
+    float best_value = 0.0f;
+    int best = n - 1;
+    for (const auto& [j, v] : probs.rows[static_cast<size_t>(i)])
+      if (v > 0.0f && v >= best_value) best_value = v, best = j;
     return best;
+  };
+  auto zero = [](data::SparseRows& m, int i, int j) {
+    if (float* v = m.find(i, j)) *v = 0.0f;
   };
   auto all_assigned = [&] { return std::all_of(succ_of.begin(), succ_of.end(), [](int s) { return s >= 0; }); };
   // Each pass either assigns or zeroes an entry, so n*n + n passes always suffice; the guard only
@@ -34,15 +45,15 @@ Decoded decode_successors(std::vector<float> probs, std::vector<float> bi, int n
         pred_of[j] = i;
       } else if (j == i) {                 // i wants to end, though another word points to it
         succ_of[i] = i;
-      } else if (B(j, i) > B(j, o)) {      // j prefers i as predecessor: o loses
+      } else if (bi.at(j, i) > bi.at(j, o)) {  // j prefers i as predecessor: o loses
         succ_of[i] = j;
         pred_of[j] = i;
         succ_of[o] = -1;
-        P(o, j) = 0;
-        B(j, o) = 0;
+        zero(probs, o, j);
+        zero(bi, j, o);
       } else {                             // i loses
-        P(i, j) = 0;
-        B(j, i) = 0;
+        zero(probs, i, j);
+        zero(bi, j, i);
       }
     }
   }
@@ -78,7 +89,7 @@ Decoded decode_successors(std::vector<float> probs, std::vector<float> bi, int n
     for (size_t k = 1; k < cycle.size(); ++k) {
       const int a = cycle[k], b = cycle[(k + 1) % cycle.size()];
       const int wa = cycle[weakest], wb = cycle[(weakest + 1) % cycle.size()];
-      if (original[static_cast<size_t>(a) * n + b] < original[static_cast<size_t>(wa) * n + wb]) weakest = k;
+      if (original.at(a, b) < original.at(wa, wb)) weakest = k;
     }
     std::vector<int> phrase;
     for (size_t k = 1; k <= cycle.size(); ++k) phrase.push_back(cycle[(weakest + k) % cycle.size()]);
@@ -92,11 +103,18 @@ Decoded decode_successors(std::vector<float> probs, std::vector<float> bi, int n
 
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, std::vector<float> probs,
                         std::vector<float> bi_probs, int* cycles_broken) {
+  const int n = static_cast<int>(word_sources.size());
+  return link_tile(tile, word_sources, data::SparseRows::from_dense(probs, n), data::SparseRows::from_dense(bi_probs, n), cycles_broken);
+}
+
+maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, data::SparseRows probs,
+                        data::SparseRows bi_probs, int* cycles_broken) {
   const size_t words = tile.word_count();
+  if (probs.n != static_cast<int>(word_sources.size()) || bi_probs.n != probs.n) throw Error("link_tile: probabilities for another word count");
   std::vector<std::vector<int>> phrases;
   std::vector<char> placed(words, 0);
   if (!word_sources.empty()) {
-    const Decoded d = decode_successors(std::move(probs), std::move(bi_probs), static_cast<int>(word_sources.size()));
+    const Decoded d = decode_successors(std::move(probs), std::move(bi_probs));
     if (cycles_broken) *cycles_broken = d.cycles_broken;
     for (const auto& g : d.groups) {
       std::vector<int> phrase;

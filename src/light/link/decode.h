@@ -9,6 +9,7 @@
 #pragma once
 #include <vector>
 
+#include "light/data/sparse_rows.h"
 #include "light/maptext.h"
 
 namespace light::link {
@@ -23,11 +24,16 @@ struct Decoded {
 // probs[i][j]: probability that j follows i (row softmax of the logits); bi_probs[i][j]: that j
 // precedes i. Both row-major n x n. Ties in a row's maximum go to the highest index.
 Decoded decode_successors(std::vector<float> probs, std::vector<float> bi_probs, int n);
+// The same on sparse rows (entries not stored are 0): the same phrases as the dense matrices, in time
+// and memory that grow with the stored entries (a whole map's words and their windows).
+Decoded decode_successors(data::SparseRows probs, data::SparseRows bi_probs);
 
 // `tile` linked by the model: its n model words (word_sources[k]: model word k's index into
 // flatten(tile)) decoded from probs and bi_probs (n x n), in phrase order, then every word the model did
 // not see as a one-word phrase, in file order. `cycles_broken` (optional) gets the decoder's count.
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, std::vector<float> probs,
                         std::vector<float> bi_probs, int* cycles_broken = nullptr);
+maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, data::SparseRows probs,
+                        data::SparseRows bi_probs, int* cycles_broken = nullptr);
 
 }  // namespace light::link

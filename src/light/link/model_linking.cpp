@@ -72,7 +72,7 @@ maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage
     const std::vector<model::SuccessorProbs> s = impl_->model.successors(inputs, pixels);
     for (size_t k = 0; k < s.size(); ++k) merge.add(windows[first + k].index, windows[first + k].centre, s[k].probs, s[k].bi_probs);
   });
-  std::vector<float> P, Q;
+  data::SparseRows P, Q;
   merge.finish(P, Q, impl_->self_bias > 0 ? impl_->self_bias : config.no_successor_bias);
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles);

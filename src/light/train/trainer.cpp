@@ -517,7 +517,7 @@ FineTuning::Validation FineTuning::validate() {
             merge.add(windows[first + k].index, windows[first + k].centre, sp.probs, sp.bi_probs);
           }
         });
-        std::vector<float> P, Q;
+        data::SparseRows P, Q;
         merge.finish(P, Q, config_.no_successor_bias);
         std::vector<size_t> sources;
         for (const auto& w : words) sources.push_back(w.source);
@@ -556,7 +556,7 @@ FineTuning::Validation FineTuning::validate() {
         ++batches;
       }
       for (const Example& e : val_ex_)
-        linked.push_back(e.usable ? std::move(by_tile.at(e.tile)) : link::link_tile(*e.tile, {}, {}, {}));
+        linked.push_back(e.usable ? std::move(by_tile.at(e.tile)) : link::link_tile(*e.tile, {}, data::SparseRows(), data::SparseRows()));
     }
   }
   v.loss /= static_cast<double>(std::max<size_t>(1, batches));
