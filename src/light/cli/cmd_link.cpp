@@ -42,7 +42,7 @@ void run_link(const LinkArgs& a) {
   opt.weights = {a.weights[0], a.weights[1], a.weights[2]};
   opt.threads = a.threads;
   opt.progress = !a.quiet;
-  const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
+  const auto data = read_link_words(a);
   const auto linked = link::link_heuristic(data, opt);
   write_link_output(a, linked);
 }

@@ -23,7 +23,7 @@ void run_link_with_model(const LinkArgs& a) {
   mo.progress = !a.quiet;
   mo.polygon_points = a.polygon_points;
   mo.source = a.words;
-  const auto data = maptext::read_maptext(a.words, {maptext::Kind::Predictions, false});
+  const auto data = read_link_words(a);
   link::ModelLinkReport report;
   const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
   write_link_output(a, linked);

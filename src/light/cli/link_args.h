@@ -25,6 +25,9 @@ struct LinkArgs {
 // Checks the output options before any work: a bad --format, --georef without GeoJSON, a missing
 // .points file. light::Error naming the option.
 void check_link_output(const LinkArgs& args);
+// The words to link from --words: MapText, per-image spotter files, GeoJSON, or a folder of them
+// (maptext/spotter_formats.h); notes on stderr.
+maptext::Dataset read_link_words(const LinkArgs& args);
 // Writes the linked tiles as --format asks (atomically, to --out).
 void write_link_output(const LinkArgs& args, const maptext::Dataset& linked);
 // Per image, its pixels to longitude/latitude as --georef asks (light-full: GDAL; the `light` binary

@@ -4,6 +4,7 @@
 
 #include "light/cli/link_args.h"
 #include "light/error.h"
+#include "light/maptext/spotter_formats.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -16,6 +17,12 @@ void check_link_output(const LinkArgs& a) {
   if (a.georef != "none" && a.georef != "auto" && !std::filesystem::is_regular_file(a.georef))
     throw Error("--georef: expected none, auto or a QGIS .points file; \"" + a.georef + "\" is not a file");
   if (a.georef != "none" && a.images.empty()) throw Error("--georef: needs --images DIR (the map images hold or sit beside their georeferencing)");
+}
+
+maptext::Dataset read_link_words(const LinkArgs& a) {
+  maptext::SpotterWords w = maptext::read_spotter_words(a.words);
+  for (const auto& n : w.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
+  return std::move(w.data);
 }
 
 void write_link_output(const LinkArgs& a, const maptext::Dataset& linked) {

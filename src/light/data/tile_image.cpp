@@ -12,6 +12,10 @@ std::string find_tile_image(const std::string& dir, const std::string& key) {
   const fs::path full = fs::path(dir) / key, base = fs::path(dir) / fs::path(key).filename();
   if (fs::exists(full)) return full.string();
   if (fs::exists(base)) return base.string();
+  if (!fs::path(key).has_extension())  // a key that is an image's stem (per-image spotter files, GeoJSON)
+    for (const char* ext : {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".jp2", ".PNG", ".JPG", ".JPEG", ".TIF", ".TIFF"})
+      for (const fs::path& p : {fs::path(full.string() + ext), fs::path(base.string() + ext)})
+        if (fs::exists(p)) return p.string();
   throw Error("image \"" + key + "\": not found as " + full.string() + " or " + base.string());
 }
 
