@@ -109,6 +109,13 @@ TEST(ModelInputs, LabelsSkipZeros) {
   EXPECT_EQ(data::word_label(18, 10), 2100010);
   EXPECT_EQ(data::split_label(2100010), (std::pair<int64_t, int64_t>{21, 10}));
   EXPECT_EQ(data::split_label(110003), (std::pair<int64_t, int64_t>{11, 3}));
+  // Every id of a 20,000-group map is the next integer without a 0, counted one by one.
+  int64_t n = 0;
+  for (size_t g = 0; g < 20000; ++g) {
+    do ++n;
+    while (std::to_string(n).find('0') != std::string::npos);
+    ASSERT_EQ(data::group_id(g), n) << g;
+  }
 }
 
 // config.json lists each fixture tile's raw groups and, per word in model order, the stand-in

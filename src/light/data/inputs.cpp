@@ -11,16 +11,11 @@
 namespace light::data {
 
 int64_t group_id(size_t group_index) {
-  // The group_index-th positive integer without a digit 0.
-  int64_t n = 0;
-  size_t seen = 0;
-  while (true) {
-    ++n;
-    bool zero = false;
-    for (int64_t m = n; m > 0; m /= 10) zero = zero || (m % 10 == 0);
-    if (zero) continue;
-    if (seen++ == group_index) return n;
-  }
+  // The group_index-th positive integer without a digit 0 (0-based): group_index + 1 written in
+  // bijective base 9, digits 1..9. Constant time per group (a map's thousands of groups).
+  std::string digits;
+  for (uint64_t n = static_cast<uint64_t>(group_index) + 1; n > 0; n = (n - 1) / 9) digits.insert(digits.begin(), static_cast<char>('1' + (n - 1) % 9));
+  return std::stoll(digits);
 }
 
 int64_t word_label(size_t group_index, int64_t seq) {
