@@ -41,7 +41,9 @@ void run_link(const LinkArgs& a) {
     if (!(std::isfinite(w) && w >= 0 && w <= 1e6)) throw Error("--weights: expected three numbers from 0 to 1e6, got " + std::to_string(w));
   opt.weights = {a.weights[0], a.weights[1], a.weights[2]};
   opt.threads = a.threads;
-  opt.progress = !a.quiet;
+  opt.progress = !a.quiet && a.collection.empty();
+  if (!a.collection.empty())
+    return run_collection(a, [&opt](const maptext::Dataset& words, const std::string&) { return link::link_heuristic(words, opt); });
   const auto data = read_link_words(a);
   const auto linked = link::link_heuristic(data, opt);
   write_link_output(a, linked);
@@ -65,8 +67,11 @@ void add_link_command(CLI::App& app) {
                   "polygon_points; docs/commands.md)")
       ->check(CLI::IsMember({"resample", "keep"}));
   cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)");
-  cmd->add_option("--words", args->words, "MapText JSON whose words to link (ground truth or spotter output)")
-      ->required();
+  cmd->add_option("--words", args->words,
+                  "Words to link: MapText JSON (ground truth or spotter output), a per-image spotter file, GeoJSON, or a folder of them");
+  cmd->add_option("--collection", args->collection,
+                  "Many maps, one output each in the -o folder: a folder of words files, or a manifest (CSV or JSON lines: words, image, georef, name)");
+  cmd->add_option("--shard", args->shard, "K/N: with --collection, this machine's share (every N-th map from the K-th)");
   cmd->add_option("-o,--out", args->out, "Output file: MapText JSON (predictions, regrouped), GeoJSON or Web Annotations (--format)")->required();
   cmd->add_option("--format", args->format, "maptext | geojson (a Feature per phrase) | webanno (W3C Web Annotations for IIIF viewers)")
       ->check(CLI::IsMember({"maptext", "geojson", "webanno"}))

@@ -4,6 +4,8 @@
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
 #include "light/data/model_polygons.h"
+#include "light/data/tile_image.h"
+#include "light/image/resize.h"
 #include "light/maptext.h"
 #include "light/link/model_linking.h"
 #include "light/error.h"
@@ -11,7 +13,7 @@
 namespace light::cli {
 
 void run_link_with_model(const LinkArgs& a) {
-  if (a.images.empty())
+  if (a.images.empty() && a.collection.empty())
     throw Error("linking with a model (--model, or the bundled default) needs --images DIR (the tiles the words were found on); "
                 "--method distance|mst links without images");
   link::ModelLinkOptions mo;
@@ -20,13 +22,23 @@ void run_link_with_model(const LinkArgs& a) {
   mo.threads = a.threads;
   mo.max_length = a.max_length;
   mo.no_successor_bias = a.no_successor_bias;
-  mo.progress = !a.quiet;
+  mo.progress = !a.quiet && a.collection.empty();
   mo.polygon_points = a.polygon_points;
   mo.source = a.words;
-  const auto data = read_link_words(a);
   link::ModelLinkReport report;
-  const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
-  write_link_output(a, linked);
+  if (!a.collection.empty()) {  // the model loaded once for every map
+    link::ModelLinker linker(a.model, mo);
+    run_collection(a, [&](const maptext::Dataset& words, const std::string& images) {
+      if (images.empty()) throw Error("no image: give --images DIR, or an image column in the manifest");
+      maptext::Dataset out;
+      for (const maptext::Tile& t : words) out.push_back(linker.link(t, image::read_rgb(data::find_tile_image(images, t.image)), report));
+      return out;
+    });
+  } else {
+    const auto data = read_link_words(a);
+    const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
+    write_link_output(a, linked);
+  }
   if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
   std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
                report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);

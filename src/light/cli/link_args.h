@@ -1,6 +1,7 @@
 // `light link`'s options, shared by the heuristic path (cmd_link.cpp) and the model path
 // (cmd_link_model.cpp, in light-full only).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct LinkArgs {
   // Output (docs/commands.md "Outputs"): maptext | geojson | webanno; georeferencing for GeoJSON
   // (none | auto | a QGIS .points file), its transform and fallback CRS; the IIIF canvas for webanno.
   std::string format = "maptext", georef = "none", georef_transform = "auto", georef_crs, iiif_canvas;
+  // A collection (link/collection.h): a folder of words files or a manifest; -o is then a folder.
+  std::string collection, shard;
   int max_length = 1000;
   double no_successor_bias = 0;
   std::vector<double> weights{1.0, 1.0, 1.0};
@@ -28,6 +31,12 @@ void check_link_output(const LinkArgs& args);
 // The words to link from --words: MapText, per-image spotter files, GeoJSON, or a folder of them
 // (maptext/spotter_formats.h); notes on stderr.
 maptext::Dataset read_link_words(const LinkArgs& args);
+maptext::Dataset read_link_words_file(const std::string& path);
+// The linker a command runs, for one map's words whose images are in `images_dir`.
+using LinkFn = std::function<maptext::Dataset(const maptext::Dataset& words, const std::string& images_dir)>;
+// --collection: every map of this --shard not linked before, each to -o/NAME.EXT; a map that fails
+// is named and the others go on; light::Error at the end when any failed.
+void run_collection(const LinkArgs& args, const LinkFn& link);
 // Writes the linked tiles as --format asks (atomically, to --out).
 void write_link_output(const LinkArgs& args, const maptext::Dataset& linked);
 // Per image, its pixels to longitude/latitude as --georef asks (light-full: GDAL; the `light` binary

@@ -4,23 +4,29 @@
 
 #include "light/cli/link_args.h"
 #include "light/error.h"
+#include "light/link/collection.h"
 #include "light/maptext/spotter_formats.h"
+#include "light/util/progress.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
 
 void check_link_output(const LinkArgs& a) {
+  if (a.words.empty() == a.collection.empty()) throw Error("light link: give --words FILE|DIR (one output) or --collection DIR|MANIFEST (one output per map)");
+  if (!a.shard.empty() && a.collection.empty()) throw Error("--shard: only with --collection");
   const output::Format f = output::parse_format(a.format);
   if (a.georef != "none" && f != output::Format::GeoJson)
     throw Error("--georef: map coordinates are written in GeoJSON only (--format geojson)");
   if (!a.iiif_canvas.empty() && f != output::Format::WebAnnotation) throw Error("--iiif-canvas: only with --format webanno");
-  if (a.georef != "none" && a.georef != "auto" && !std::filesystem::is_regular_file(a.georef))
+  if (a.collection.empty() && a.georef != "none" && a.georef != "auto" && !std::filesystem::is_regular_file(a.georef))
     throw Error("--georef: expected none, auto or a QGIS .points file; \"" + a.georef + "\" is not a file");
-  if (a.georef != "none" && a.images.empty()) throw Error("--georef: needs --images DIR (the map images hold or sit beside their georeferencing)");
+  if (a.collection.empty() && a.georef != "none" && a.images.empty()) throw Error("--georef: needs --images DIR (the map images hold or sit beside their georeferencing)");
 }
 
-maptext::Dataset read_link_words(const LinkArgs& a) {
-  maptext::SpotterWords w = maptext::read_spotter_words(a.words);
+maptext::Dataset read_link_words(const LinkArgs& a) { return read_link_words_file(a.words); }
+
+maptext::Dataset read_link_words_file(const std::string& path) {
+  maptext::SpotterWords w = maptext::read_spotter_words(path);
   for (const auto& n : w.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   return std::move(w.data);
 }
@@ -41,6 +47,54 @@ void write_link_output(const LinkArgs& a, const maptext::Dataset& linked) {
       return;
     }
   }
+}
+
+}  // namespace light::cli
+
+namespace light::cli {
+
+void run_collection(const LinkArgs& a, const LinkFn& link) {
+  namespace fs = std::filesystem;
+  const std::vector<link::MapJob> jobs = link::shard(link::read_collection(a.collection), a.shard);
+  if (fs::exists(a.out) && !fs::is_directory(a.out)) throw Error("-o/--out: with --collection, a folder for one output per map; \"" + a.out + "\" is a file");
+  const output::Format format = output::parse_format(a.format);
+  const std::string ext = format == output::Format::GeoJson ? ".geojson" : format == output::Format::WebAnnotation ? ".jsonld" : ".json";
+  std::vector<const link::MapJob*> todo;
+  for (const auto& j : jobs)
+    if (!fs::exists(fs::path(a.out) / (j.name + ext))) todo.push_back(&j);
+  fs::create_directories(a.out);
+  if (!a.quiet)
+    std::fprintf(stderr, "link: %zu map(s) in this share%s; %zu already linked in %s, %zu to go\n", jobs.size(),
+                 a.shard.empty() ? "" : (" (--shard " + a.shard + ")").c_str(), jobs.size() - todo.size(), a.out.c_str(), todo.size());
+  Progress bar("link", todo.size(), "maps");
+  size_t failed = 0;
+  for (const link::MapJob* j : todo) {
+    try {
+      maptext::Dataset words = read_link_words_file(j->words);
+      std::string images = a.images;
+      if (!j->image.empty()) {
+        images = fs::path(j->image).parent_path().string();
+        if (words.size() == 1) words[0].image = fs::path(j->image).filename().string();  // the manifest names the map's image
+      }
+      const maptext::Dataset linked = link(words, images);
+      LinkArgs ja = a;
+      ja.images = images;
+      ja.georef = j->georef.empty() ? a.georef : j->georef;
+      ja.out = (fs::path(a.out) / (j->name + ext)).string();
+      check_output_is_not_input("-o/--out", ja.out, {{"words", j->words}});
+      write_link_output(ja, linked);
+      size_t n = 0;
+      for (const auto& t : words) n += t.word_count();
+      if (!a.quiet) bar.add(1, n, "words");
+    } catch (const Error& e) {
+      ++failed;
+      std::fprintf(stderr, "%slight: error: map \"%s\" (%s): %s\n", a.quiet ? "" : "\n", j->name.c_str(), j->words.c_str(), e.what());
+    }
+  }
+  if (!a.quiet) bar.finish();
+  if (failed > 0)
+    throw Error(std::to_string(failed) + " of " + std::to_string(todo.size()) + " map(s) failed (named above); the others are in " + a.out +
+                "; run again to retry the failed ones");
 }
 
 }  // namespace light::cli

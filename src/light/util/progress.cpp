@@ -25,6 +25,15 @@ void Progress::add(size_t n) {
   draw(done, false);
 }
 
+void Progress::add(size_t n, size_t extra, const std::string& extra_unit) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    extra_unit_ = extra_unit;
+  }
+  extra_ += extra;
+  add(n);
+}
+
 void Progress::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (finished_) return;
@@ -35,14 +44,16 @@ void Progress::finish() {
 void Progress::draw(size_t done, bool final) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = secs > 0 ? done / secs : 0.0;
-  char line[256];
+  char line[320], extra[96] = "";
+  if (!extra_unit_.empty())
+    std::snprintf(extra, sizeof extra, ", %.0f %s/s", secs > 0 ? extra_.load() / secs : 0.0, extra_unit_.c_str());
   if (final) {
-    std::snprintf(line, sizeof line, "%s: %zu/%zu %s in %.1f s (%.1f %s/s)", label_.c_str(), done, total_,
-                  unit_.c_str(), secs, rate, unit_.c_str());
+    std::snprintf(line, sizeof line, "%s: %zu/%zu %s in %.1f s (%.1f %s/s%s)", label_.c_str(), done, total_,
+                  unit_.c_str(), secs, rate, unit_.c_str(), extra);
   } else {
     const double eta = rate > 0 ? (total_ - done) / rate : 0.0;
-    std::snprintf(line, sizeof line, "%s: %zu/%zu %s, %.1f %s/s, ETA %.0f s", label_.c_str(), done, total_,
-                  unit_.c_str(), rate, unit_.c_str(), eta);
+    std::snprintf(line, sizeof line, "%s: %zu/%zu %s, %.1f %s/s%s, ETA %.0f s", label_.c_str(), done, total_,
+                  unit_.c_str(), rate, unit_.c_str(), extra, eta);
   }
   if (tty_) std::fprintf(stderr, "\r%-78s%s", line, final ? "\n" : "");
   else std::fprintf(stderr, "%s\n", line);
