@@ -1,9 +1,14 @@
 // Linking one 2000 x 2000 synthetic tile of about 180 words (`light synth`'s first style, density
 // 1.6), start-up and model loading excluded: the bundled model (models/light-small, or $LIGHT_MODEL:
 // scale windows, pairwise head) against the two heuristics. Arg = threads (LibTorch's for the model;
-// the heuristics link one tile on one thread). docs/performance.md holds the numbers.
+// the heuristics link one tile on one thread). And a whole map, 15,000 x 12,000 px with about 10,000
+// words, linked by the `light link` command end to end (start-up, image decoding and writing
+// included), its peak memory the child process's. docs/performance.md holds the numbers.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -50,10 +55,44 @@ void heuristic(benchmark::State& state, baselines::Method method) {
   state.counters["words"] = static_cast<double>(tile().tile.word_count());
 }
 void BM_LinkTileDistance(benchmark::State& s) { heuristic(s, baselines::Method::Distance); }
+
+// The whole map, made once (about 40 s and 7 GB for `light synth`) in $TMPDIR/light-bench-map.
+std::string whole_map() {
+  const std::string dir = (std::filesystem::temp_directory_path() / "light-bench-map").string();
+  if (!std::filesystem::exists(dir + "/annotations.json") &&
+      std::system((std::string(LIGHT_BINARY) + " synth --count 1 --size 15000x12000 --seed 2202 --word-height 0.0015-0.0022 --density 3.6 "
+                   "--overwrite -q --out '" + dir + "'").c_str()) != 0)
+    return "";
+  return dir;
+}
+
+// `light link ARGS` on the whole map, once per iteration; counters: words, peak memory (MiB).
+void whole_map_link(benchmark::State& state, const std::string& args) {
+  const std::string dir = whole_map();
+  if (dir.empty()) {
+    state.SkipWithError("light synth failed");
+    return;
+  }
+  const auto data = maptext::read_maptext(dir + "/annotations.json", {maptext::Kind::GroundTruth});
+  const std::string cmd = std::string(LIGHT_BINARY) + " link " + args + " --words '" + dir + "/annotations.json' --images '" + dir +
+                          "/images' -o '" + dir + "/linked.json' --threads 2 -q";
+  for (auto _ : state)
+    if (std::system(cmd.c_str()) != 0) state.SkipWithError(("failed: " + cmd).c_str());
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  state.counters["words"] = static_cast<double>(data[0].word_count());
+  state.counters["peak_MiB"] = u.ru_maxrss / 1024.0;  // the largest child's: run one benchmark at a time to read it
+}
+void BM_LinkWholeMapDefaultModel(benchmark::State& s) { whole_map_link(s, ""); }
+void BM_LinkWholeMapDistance(benchmark::State& s) { whole_map_link(s, "--method distance"); }
+void BM_LinkWholeMapMst(benchmark::State& s) { whole_map_link(s, "--method mst"); }
 void BM_LinkTileMst(benchmark::State& s) { heuristic(s, baselines::Method::Mst); }
 }  // namespace
 
 BENCHMARK(BM_LinkTileDefaultModel)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_LinkTileDistance)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_LinkTileMst)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_LinkWholeMapDefaultModel)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_LinkWholeMapDistance)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(3);
+BENCHMARK(BM_LinkWholeMapMst)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(3);
 int main(int argc, char** argv) { return bench::run_benchmarks(argc, argv); }

@@ -71,6 +71,10 @@ void add_link_command(CLI::App& app) {
                   "Words to link: MapText JSON (ground truth or spotter output), a per-image spotter file, GeoJSON, or a folder of them");
   cmd->add_option("--collection", args->collection,
                   "Many maps, one output each in the -o folder: a folder of words files, or a manifest (CSV or JSON lines: words, image, georef, name)");
+  cmd->add_option("--merge-tiles", args->merge_tiles,
+                  "STRIDE: tiles named MAP_h<row>_w<col> put back on their map (moved by row and column times STRIDE px), words in overlaps once");
+  cmd->add_option("--merge-ioa", args->merge_ioa, "With --merge-tiles: two words are one when their overlap covers this share of the smaller")
+      ->capture_default_str();
   cmd->add_option("--shard", args->shard, "K/N: with --collection, this machine's share (every N-th map from the K-th)");
   cmd->add_option("-o,--out", args->out, "Output file: MapText JSON (predictions, regrouped), GeoJSON or Web Annotations (--format)")->required();
   cmd->add_option("--format", args->format, "maptext | geojson (a Feature per phrase) | webanno (W3C Web Annotations for IIIF viewers)")

@@ -18,6 +18,9 @@ struct LinkArgs {
   std::string format = "maptext", georef = "none", georef_transform = "auto", georef_crs, iiif_canvas;
   // A collection (link/collection.h): a folder of words files or a manifest; -o is then a folder.
   std::string collection, shard;
+  // A tiled spotter run's tiles (MAP_h<row>_w<col>) put back on their maps: the tiles' stride in
+  // pixels (0: tiles stay tiles) and the overlap that makes two words one (data/tile_merge.h).
+  double merge_tiles = 0, merge_ioa = 0.5;
   int max_length = 1000;
   double no_successor_bias = 0;
   std::vector<double> weights{1.0, 1.0, 1.0};
@@ -31,7 +34,7 @@ void check_link_output(const LinkArgs& args);
 // The words to link from --words: MapText, per-image spotter files, GeoJSON, or a folder of them
 // (maptext/spotter_formats.h); notes on stderr.
 maptext::Dataset read_link_words(const LinkArgs& args);
-maptext::Dataset read_link_words_file(const std::string& path);
+maptext::Dataset read_link_words_file(const std::string& path, const LinkArgs& args);
 // The linker a command runs, for one map's words whose images are in `images_dir`.
 using LinkFn = std::function<maptext::Dataset(const maptext::Dataset& words, const std::string& images_dir)>;
 // --collection: every map of this --shard not linked before, each to -o/NAME.EXT; a map that fails

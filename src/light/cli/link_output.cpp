@@ -1,8 +1,10 @@
 // `light link`'s output: MapText JSON, GeoJSON or Web Annotations (docs/commands.md "Outputs").
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
 #include "light/cli/link_args.h"
+#include "light/data/tile_merge.h"
 #include "light/error.h"
 #include "light/link/collection.h"
 #include "light/maptext/spotter_formats.h"
@@ -14,6 +16,8 @@ namespace light::cli {
 void check_link_output(const LinkArgs& a) {
   if (a.words.empty() == a.collection.empty()) throw Error("light link: give --words FILE|DIR (one output) or --collection DIR|MANIFEST (one output per map)");
   if (!a.shard.empty() && a.collection.empty()) throw Error("--shard: only with --collection");
+  if (a.merge_tiles < 0 || !std::isfinite(a.merge_tiles)) throw Error("--merge-tiles: expected the tiles' stride in pixels (above 0)");
+  if (!(a.merge_ioa > 0 && a.merge_ioa <= 1)) throw Error("--merge-ioa: expected a fraction in (0, 1]");
   const output::Format f = output::parse_format(a.format);
   if (a.georef != "none" && f != output::Format::GeoJson)
     throw Error("--georef: map coordinates are written in GeoJSON only (--format geojson)");
@@ -23,12 +27,18 @@ void check_link_output(const LinkArgs& a) {
   if (a.collection.empty() && a.georef != "none" && a.images.empty()) throw Error("--georef: needs --images DIR (the map images hold or sit beside their georeferencing)");
 }
 
-maptext::Dataset read_link_words(const LinkArgs& a) { return read_link_words_file(a.words); }
+maptext::Dataset read_link_words(const LinkArgs& a) { return read_link_words_file(a.words, a); }
 
-maptext::Dataset read_link_words_file(const std::string& path) {
+maptext::Dataset read_link_words_file(const std::string& path, const LinkArgs& a) {
   maptext::SpotterWords w = maptext::read_spotter_words(path);
   for (const auto& n : w.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
-  return std::move(w.data);
+  if (a.merge_tiles == 0) return std::move(w.data);
+  data::TileMergeReport r;
+  maptext::Dataset maps = data::merge_tiles(w.data, {a.merge_tiles, a.merge_ioa}, &r);
+  if (!a.quiet)
+    std::fprintf(stderr, "merge-tiles: %s: %zu tile(s) onto %zu map(s), %zu word(s) found twice in overlaps kept once\n", path.c_str(), r.tiles,
+                 r.maps, r.duplicates);
+  return maps;
 }
 
 void write_link_output(const LinkArgs& a, const maptext::Dataset& linked) {
@@ -70,7 +80,7 @@ void run_collection(const LinkArgs& a, const LinkFn& link) {
   size_t failed = 0;
   for (const link::MapJob* j : todo) {
     try {
-      maptext::Dataset words = read_link_words_file(j->words);
+      maptext::Dataset words = read_link_words_file(j->words, a);
       std::string images = a.images;
       if (!j->image.empty()) {
         images = fs::path(j->image).parent_path().string();
