@@ -106,11 +106,10 @@ std::vector<float> region_pixels(const image::RgbImage& img, double scale, const
   return image::pixel_values(image::pil_resize_bilinear(image::crop_padded(img, x0, y0, w, h), size, size));
 }
 
-std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
-                                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
-                                               const SpecialIds& special, double word_height, int image_size) {
-  std::vector<InferenceWindow> out;
-  if (words.empty()) return out;
+void for_each_inference_window(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
+                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length, const SpecialIds& special,
+                               double word_height, int image_size, const std::function<void(InferenceWindow&&)>& fn) {
+  if (words.empty()) return;
   std::vector<size_t> tile_index(tile.word_count(), SIZE_MAX);  // source -> model-order index
   for (size_t k = 0; k < words.size(); ++k) tile_index.at(words[k].source) = k;
   std::vector<const maptext::Word*> by_source;
@@ -158,10 +157,34 @@ std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int wi
       }
       if (w.index.empty()) continue;
       w.pixels = pixels;
-      out.push_back(std::move(w));
+      fn(std::move(w));
     }
   }
+}
+
+std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
+                                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
+                                               const SpecialIds& special, double word_height, int image_size) {
+  std::vector<InferenceWindow> out;
+  for_each_inference_window(tile, width, height, words, image, scale, tokenize, length, special, word_height, image_size,
+                            [&](InferenceWindow&& w) { out.push_back(std::move(w)); });
   return out;
+}
+
+size_t for_each_inference_window_batch(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
+                                       const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
+                                       const SpecialIds& special, double word_height, int image_size,
+                                       const std::function<void(const std::vector<InferenceWindow>& batch)>& fn) {
+  std::vector<InferenceWindow> batch;
+  size_t count = 0;
+  for_each_inference_window(tile, width, height, words, image, scale, tokenize, length, special, word_height, image_size,
+                            [&](InferenceWindow&& w) {
+                              ++count;
+                              batch.push_back(std::move(w));
+                              if (batch.size() == kWindowsPerForward) fn(batch), batch.clear();
+                            });
+  if (!batch.empty()) fn(batch);
+  return count;
 }
 
 void for_each_window_batch(const std::vector<InferenceWindow>& windows,

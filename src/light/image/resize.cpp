@@ -97,7 +97,35 @@ std::pair<int, int> image_size(const std::string& path) {
   return {img.cols, img.rows};
 }
 
-RgbImage read_rgb(const std::string& path) { return to_rgb(decode(path, nullptr, cv::IMREAD_COLOR)); }
+RgbImage read_rgb(const std::string& path) {
+  // PNG and JPEG (sizes in their headers): decoded straight into the RGB buffer, so that a whole map
+  // (15,000 x 12,000 px: 540 MB) is held once, not twice (OpenCV's BGR image, then the copy).
+  check_image_format_of(path);
+  std::ifstream in(path, std::ios::binary);
+  unsigned char magic[8] = {};
+  in.read(reinterpret_cast<char*>(magic), sizeof magic);
+  const bool png = in.gcount() == 8 && std::memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0;
+  const bool jpeg = in.gcount() >= 2 && magic[0] == 0xFF && magic[1] == 0xD8;
+  in.seekg(0, std::ios::end);
+  if ((!png && !jpeg) || static_cast<uint64_t>(in.tellg()) >= (1ull << 31)) return to_rgb(decode(path, nullptr, cv::IMREAD_COLOR));
+  const auto [w, h] = image_size(path);
+  std::string bytes(static_cast<size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  RgbImage img;
+  img.width = w, img.height = h;
+  img.rgb.resize(static_cast<size_t>(w) * h * 3);
+  cv::Mat into(h, w, CV_8UC3, img.rgb.data());
+  try {
+    cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, bytes.data()), cv::IMREAD_COLOR, &into);
+  } catch (const cv::Exception& e) {
+    throw Error(path + ": cannot read the image: " + e.err);
+  }
+  if (into.empty()) throw Error(path + ": cannot read the image (corrupt PNG or JPEG)");
+  if (into.data != img.rgb.data() || into.cols != w || into.rows != h) return to_rgb(into);  // decoded elsewhere (a header that lied)
+  cv::cvtColor(into, into, cv::COLOR_BGR2RGB);
+  return img;
+}
 
 RgbImage decode_rgb(const std::string& bytes, const std::string& name) { return to_rgb(decode(name, &bytes, cv::IMREAD_COLOR)); }
 

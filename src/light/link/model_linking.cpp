@@ -65,13 +65,17 @@ maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage
   for (const auto& w : words) sources.push_back(w.source);
   // Each word's rows come from the window in which it is most central.
   data::WindowMerge merge(n);
-  const auto windows = data::inference_windows(seen, img.width, img.height, words, img, 1.0, impl_->tokenize, impl_->max_length,
-                                               impl_->special, config.window_word_height, config.layoutlmv3.input_size);
-  if (windows.size() > 1) ++r.windowed_tiles;
-  data::for_each_window_batch(windows, [&](size_t first, const auto& inputs, const auto& pixels) {
-    const std::vector<model::SuccessorProbs> s = impl_->model.successors(inputs, pixels);
-    for (size_t k = 0; k < s.size(); ++k) merge.add(windows[first + k].index, windows[first + k].centre, s[k].probs, s[k].bi_probs);
-  });
+  // Windows made a batch at a time: a whole map's windows are never all in memory.
+  const size_t windows = data::for_each_inference_window_batch(
+      seen, img.width, img.height, words, img, 1.0, impl_->tokenize, impl_->max_length, impl_->special, config.window_word_height,
+      config.layoutlmv3.input_size, [&](const std::vector<data::InferenceWindow>& batch) {
+        std::vector<const data::TileInputs*> inputs;
+        std::vector<const std::vector<float>*> pixels;
+        for (const auto& w : batch) inputs.push_back(&w.inputs), pixels.push_back(&w.pixels);
+        const std::vector<model::SuccessorProbs> s = impl_->model.successors(inputs, pixels);
+        for (size_t k = 0; k < s.size(); ++k) merge.add(batch[k].index, batch[k].centre, s[k].probs, s[k].bi_probs);
+      });
+  if (windows > 1) ++r.windowed_tiles;
   data::SparseRows P, Q;
   merge.finish(P, Q, impl_->self_bias > 0 ? impl_->self_bias : config.no_successor_bias);
   int cycles = 0;
