@@ -212,7 +212,7 @@ TEST(Georef, BadGeoreferencingIsNamed) {
     geo::Georeference::of_image(dir + "/w.png", {});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("w.png: georeferenced (a geotransform) but in no named coordinate system; give --georef-crs"),
+    EXPECT_NE(std::string(e.what()).find("w.png: georeferenced (a geotransform) but in no named coordinate system (no .prj beside it); give --georef-crs"),
               std::string::npos)
         << e.what();
   }
@@ -223,6 +223,11 @@ TEST(Georef, BadGeoreferencingIsNamed) {
   const auto ll = g->to_lonlat({{0, 0}});
   EXPECT_NEAR(ll[0].x, -105.2, 0.1);
   EXPECT_NEAR(ll[0].y, 39.9, 0.1);
+  // The same CRS from a .prj beside the image: the same coordinates.
+  test::write_text(dir + "/w.prj", sh("gdalsrsinfo -o wkt1 EPSG:32613"));
+  const auto from_prj = geo::Georeference::of_image(dir + "/w.png", {});
+  ASSERT_NE(from_prj, nullptr);
+  EXPECT_DOUBLE_EQ(from_prj->to_lonlat({{0, 0}})[0].x, ll[0].x);
   std::filesystem::remove_all(dir);
 }
 

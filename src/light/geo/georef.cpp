@@ -8,6 +8,7 @@
 #include <ogr_srs_api.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -42,7 +43,9 @@ std::string last_gdal_error() {
 }
 
 // Any CRS GDAL takes from a user ("EPSG:32613", WKT, PROJ strings) as WKT; `where` names it in errors.
-std::string crs_wkt(const std::string& crs, const std::string& where) {
+std::string crs_wkt(const std::string& text, const std::string& where) {
+  const size_t a = text.find_first_not_of(" \t\r\n"), b = text.find_last_not_of(" \t\r\n");
+  const std::string crs = a == std::string::npos ? "" : text.substr(a, b - a + 1);
   OGRSpatialReferenceH srs = OSRNewSpatialReference(nullptr);
   if (OSRSetFromUserInput(srs, crs.c_str()) != OGRERR_NONE) {
     OSRDestroySpatialReference(srs);
@@ -162,13 +165,27 @@ std::unique_ptr<Georeference> Georeference::of_image(const std::string& image_pa
   const int gcps = GDALGetGCPCount(ds);
   if (!has_gt && gcps == 0) return nullptr;
   const std::string own = has_gt ? GDALGetProjectionRef(ds) : GDALGetGCPProjection(ds);
-  if (own.empty() && opt.crs.empty())
-    throw Error(image_path + ": georeferenced (" + (has_gt ? "a geotransform" : std::to_string(gcps) + " GCPs") +
-                ") but in no named coordinate system; give --georef-crs (e.g. EPSG:3857)");
+  // Without a CRS in the image: --georef-crs, else a .prj beside it (a world file's, ESRI's habit;
+  // GDAL reads .prj for few formats). Either is handed to GDAL as the source CRS.
+  std::string src;
+  if (own.empty()) {
+    const std::filesystem::path p(image_path);
+    const std::string prj = (p.parent_path() / p.stem()).string() + ".prj";
+    if (!opt.crs.empty()) {
+      src = crs_wkt(opt.crs, "--georef-crs");
+    } else if (std::filesystem::is_regular_file(prj)) {
+      std::ifstream in(prj);
+      std::stringstream text;
+      text << in.rdbuf();
+      src = crs_wkt(text.str(), prj);
+    } else {
+      throw Error(image_path + ": georeferenced (" + (has_gt ? "a geotransform" : std::to_string(gcps) + " GCPs") +
+                  ") but in no named coordinate system (no .prj beside it); give --georef-crs (e.g. EPSG:3857)");
+    }
+  }
   if (opt.transform == Transform::Affine && !has_gt) throw Error(image_path + ": --georef-transform affine needs a geotransform; the image has GCPs only");
   if (opt.transform != Transform::Affine && opt.transform != Transform::Auto && gcps == 0)
     throw Error(image_path + ": --georef-transform " + method_name(opt.transform, false) + " needs ground control points; the image has a geotransform only");
-  const std::string src = own.empty() ? crs_wkt(opt.crs, "--georef-crs") : std::string();
   std::unique_ptr<Georeference> g(new Georeference());
   g->transformer_ = make_transformer(ds, src, opt.transform, image_path);
   g->source_ = image_path;
