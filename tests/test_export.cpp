@@ -100,7 +100,11 @@ void expect_gdaltransform(const Json& fc, const std::string& args) {
 }  // namespace
 
 TEST(GeoJson, APhraseIsAFeatureOfItsWordsPolygonsInPixels) {
-  const Json fc = Json::parse(output::geojson_text(two_phrases("sheet.png")));
+  maptext::Dataset data = two_phrases("sheet.png");
+  data[0].groups[0][1].extra = R"({"score":0.9,"successor_probability":0.75})";  // a spotter's key, the model's
+  const Json fc = Json::parse(output::geojson_text(data));
+  EXPECT_EQ(fc["features"][0]["properties"]["words"][1]["score"], 0.9);
+  EXPECT_EQ(fc["features"][0]["properties"]["words"][1]["successor_probability"], 0.75);
   EXPECT_EQ(fc["type"], "FeatureCollection");
   ASSERT_EQ(fc["features"].size(), 2u);
   const Json& f = fc["features"][0];

@@ -118,5 +118,16 @@ TEST(SpotterFormats, TheBundledModelLinksAPerImageSpotterFileFoundByItsStem) {
   EXPECT_EQ(out[0].image, stem);
   EXPECT_EQ(out[0].word_count(), gt[0].word_count());
   EXPECT_LT(out[0].groups.size(), gt[0].word_count());  // linked into phrases
+  // Each word the model saw carries its link's probability (the model's, before calibration).
+  size_t scored = 0;
+  for (const auto& g : out[0].groups)
+    for (const auto& w : g) {
+      if (w.extra.empty()) continue;
+      const double p = nlohmann::json::parse(w.extra).at("successor_probability").get<double>();
+      EXPECT_GE(p, 0.0);
+      EXPECT_LE(p, 1.0);
+      ++scored;
+    }
+  EXPECT_GE(scored, gt[0].word_count() - 2);  // all but words without area or text
   std::filesystem::remove_all(dir);
 }

@@ -92,6 +92,11 @@ std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& o
       Json polygons = Json::array(), words = Json::array();
       for (const maptext::Word& w : tile.groups[g]) {
         Json word = {{"text", w.text.value_or("")}, {"index", index++}};
+        if (!w.extra.empty()) {  // the word's other keys: a spotter's score, the link's successor_probability
+          const Json extra = Json::parse(w.extra);
+          for (auto it = extra.begin(); it != extra.end(); ++it)
+            if (!word.contains(it.key())) word[it.key()] = it.value();
+        }
         if (to_lonlat) {
           polygons.push_back(Json::array({ring(to_lonlat(w.vertices))}));
           word["pixel_vertices"] = vertices_json(w.vertices);

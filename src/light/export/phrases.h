@@ -28,8 +28,9 @@ struct GeoJsonOptions {
 // A FeatureCollection: per phrase of every image, a Feature whose geometry is a MultiPolygon of its
 // words' polygons (rings closed, counterclockwise as RFC 7946 asks), in longitude/latitude when the
 // image is georeferenced, else in pixels; properties: "image", "text" (the words' texts joined by
-// spaces), "words" ([{"text", "index"}] in reading order; index: the word's place among the image's
-// words in file order; with map coordinates also its "pixel_vertices"), "coordinates" ("lonlat" or
+// spaces), "words" ([{"text", "index", ...}] in reading order; index: the word's place among the
+// image's words in file order; then the word's other keys, such as a spotter's "score" and the model's
+// "successor_probability"; with map coordinates also its "pixel_vertices"), "coordinates" ("lonlat" or
 // "pixel"). Feature ids are "<image>#<phrase number>" (0-based).
 std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& options = {});
 

@@ -2,6 +2,8 @@
 #include "light/link/paths.h"
 
 #include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "light/error.h"
 
@@ -108,19 +110,22 @@ maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& wo
 }
 
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, data::SparseRows probs,
-                        data::SparseRows bi_probs, int* cycles_broken) {
+                        data::SparseRows bi_probs, int* cycles_broken, const data::SparseRows* link_probs) {
   const size_t words = tile.word_count();
   if (probs.n != static_cast<int>(word_sources.size()) || bi_probs.n != probs.n) throw Error("link_tile: probabilities for another word count");
   std::vector<std::vector<int>> phrases;
   std::vector<char> placed(words, 0);
+  std::vector<double> score(words, -1.0);  // by source word: the probability of its link (-1: none)
   if (!word_sources.empty()) {
     const Decoded d = decode_successors(std::move(probs), std::move(bi_probs));
     if (cycles_broken) *cycles_broken = d.cycles_broken;
     for (const auto& g : d.groups) {
       std::vector<int> phrase;
-      for (int k : g) {
-        phrase.push_back(static_cast<int>(word_sources[static_cast<size_t>(k)]));
-        placed[word_sources[static_cast<size_t>(k)]] = 1;
+      for (size_t p = 0; p < g.size(); ++p) {
+        const size_t source = word_sources[static_cast<size_t>(g[p])];
+        phrase.push_back(static_cast<int>(source));
+        placed[source] = 1;
+        if (link_probs) score[source] = link_probs->at(g[p], p + 1 < g.size() ? g[p + 1] : g[p]);
       }
       phrases.push_back(std::move(phrase));
     }
@@ -129,7 +134,18 @@ maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& wo
   }
   for (size_t k = 0; k < words; ++k)  // words the model does not see stay, alone
     if (!placed[k]) phrases.push_back({static_cast<int>(k)});
-  return regroup(tile, phrases);
+  maptext::Tile out = regroup(tile, phrases);
+  if (link_probs)
+    for (size_t g = 0; g < phrases.size(); ++g)
+      for (size_t p = 0; p < phrases[g].size(); ++p) {
+        const double v = score[static_cast<size_t>(phrases[g][p])];
+        if (v < 0) continue;
+        maptext::Word& w = out.groups[g][p];
+        nlohmann::ordered_json extra = w.extra.empty() ? nlohmann::ordered_json::object() : nlohmann::ordered_json::parse(w.extra);
+        extra["successor_probability"] = std::round(v * 1e4) / 1e4;
+        w.extra = extra.dump();
+      }
+  return out;
 }
 
 }  // namespace light::link

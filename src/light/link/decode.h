@@ -33,7 +33,10 @@ Decoded decode_successors(data::SparseRows probs, data::SparseRows bi_probs);
 // not see as a one-word phrase, in file order. `cycles_broken` (optional) gets the decoder's count.
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, std::vector<float> probs,
                         std::vector<float> bi_probs, int* cycles_broken = nullptr);
+// `link_probs` (optional, the model's rows before any no-successor bias): each model word of the output
+// then carries "successor_probability", its row's entry for the successor it was linked to (for a
+// phrase's last word: its own entry, the probability of "no successor"), rounded to 4 decimals.
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, data::SparseRows probs,
-                        data::SparseRows bi_probs, int* cycles_broken = nullptr);
+                        data::SparseRows bi_probs, int* cycles_broken = nullptr, const data::SparseRows* link_probs = nullptr);
 
 }  // namespace light::link

@@ -76,10 +76,11 @@ maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage
         for (size_t k = 0; k < s.size(); ++k) merge.add(batch[k].index, batch[k].centre, s[k].probs, s[k].bi_probs);
       });
   if (windows > 1) ++r.windowed_tiles;
-  data::SparseRows P, Q;
+  data::SparseRows P, Q, raw, raw_bi;
   merge.finish(P, Q, impl_->self_bias > 0 ? impl_->self_bias : config.no_successor_bias);
+  merge.finish(raw, raw_bi, 1.0);  // the model's own probabilities, written with each link
   int cycles = 0;
-  maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles);
+  maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw);
   r.cycles_broken += static_cast<size_t>(cycles);
   ++r.tiles;
   return out;
