@@ -12,6 +12,8 @@
 
 #include "light/export/phrases.h"
 #include "light/geo/georef.h"
+#include "light/geo/raster.h"
+#include "light/image/resize.h"
 #include "light/error.h"
 #include "light/maptext.h"
 #include "test_util.h"
@@ -298,5 +300,33 @@ TEST(Cli, LinkWritesGeoJsonInLonLatFromAGeoTiffAndWebAnnotations) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--georef: map coordinates are written in GeoJSON only"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/no.json"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Raster, AMapReadInStripsByGdalResizesToTheSameBytesAsWhole) {
+  const std::string png = test::source_path("data/synth-example/topographic-1500.png");
+  const auto size = geo::raster_size(png);
+  ASSERT_TRUE(size.has_value());
+  EXPECT_EQ(*size, (std::pair<int, int>{1500, 1500}));
+  const image::RgbImage whole = image::read_rgb(png);
+  for (const auto& [w, h] : std::vector<std::pair<int, int>>{{336, 336}, {1500, 700}, {701, 1500}, {2000, 1900}}) {
+    const auto strips = geo::read_rgb_resized(png, w, h);
+    ASSERT_TRUE(strips.has_value());
+    const image::RgbImage want = image::pil_resize_bilinear(whole, w, h);
+    EXPECT_EQ(strips->width, want.width);
+    EXPECT_TRUE(strips->rgb == want.rgb) << w << " x " << h;
+  }
+  // A gray image: three equal channels, as OpenCV reads it.
+  const std::string dir = test::temp_dir();
+  ASSERT_EQ(std::system(("gdal_translate -q -of PNG -b 2 '" + png + "' '" + dir + "/gray.png'").c_str()), 0);
+  const auto gray = geo::read_rgb_resized(dir + "/gray.png", 400, 300);
+  ASSERT_TRUE(gray.has_value());
+  EXPECT_TRUE(gray->rgb == image::pil_resize_bilinear(image::read_rgb(dir + "/gray.png"), 400, 300).rgb);
+  // A tiled, compressed TIFF (what libraries scan to) read by blocks: the same bytes.
+  ASSERT_EQ(std::system(("gdal_translate -q -of GTiff -co TILED=YES -co COMPRESS=DEFLATE '" + png + "' '" + dir + "/tiled.tif'").c_str()), 0);
+  const auto tiled = geo::read_rgb_resized(dir + "/tiled.tif", 336, 336);
+  ASSERT_TRUE(tiled.has_value());
+  EXPECT_TRUE(tiled->rgb == image::pil_resize_bilinear(whole, 336, 336).rgb);
+  EXPECT_FALSE(geo::raster_size(dir + "/missing.png").has_value());
   std::filesystem::remove_all(dir);
 }

@@ -31,7 +31,7 @@ void run_link_with_model(const LinkArgs& a) {
     run_collection(a, [&](const maptext::Dataset& words, const std::string& images) {
       if (images.empty()) throw Error("no image: give --images DIR, or an image column in the manifest");
       maptext::Dataset out;
-      for (const maptext::Tile& t : words) out.push_back(linker.link(t, image::read_rgb(data::find_tile_image(images, t.image)), report));
+      for (const maptext::Tile& t : words) out.push_back(linker.link_file(t, data::find_tile_image(images, t.image), report));
       return out;
     });
   } else {

@@ -106,15 +106,7 @@ std::vector<float> region_pixels(const image::RgbImage& img, double scale, const
   return image::pixel_values(image::pil_resize_bilinear(image::crop_padded(img, x0, y0, w, h), size, size));
 }
 
-void for_each_inference_window(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
-                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length, const SpecialIds& special,
-                               double word_height, int image_size, const std::function<void(InferenceWindow&&)>& fn) {
-  if (words.empty()) return;
-  std::vector<size_t> tile_index(tile.word_count(), SIZE_MAX);  // source -> model-order index
-  for (size_t k = 0; k < words.size(); ++k) tile_index.at(words[k].source) = k;
-  std::vector<const maptext::Word*> by_source;
-  for (const auto& group : tile.groups)
-    for (const auto& w : group) by_source.push_back(&w);
+InferencePlan plan_inference(const maptext::Tile& tile, int width, int height, double word_height) {
   const Region whole{0, 0, static_cast<double>(width), static_cast<double>(height)};
   double side = word_height > 0 ? window_side(tile, word_height) : 0.0;
   // A tile a little larger than a window is read as one: its words then come at most 1/1.3 of the
@@ -122,15 +114,32 @@ void for_each_inference_window(const maptext::Tile& tile, int width, int height,
   // heavily overlapping windows.
   if (side > 0 && std::max(width, height) <= kOneWindowSlack * side) side = std::max(width, height);
   else if (side > 0) side = fewest_windows_side(width, height, side, kOneWindowSlack);
-  const std::vector<Region> regions = side > 0 ? plan_regions(width, height, side) : std::vector<Region>{whole};
+  return {side, side > 0 ? plan_regions(width, height, side) : std::vector<Region>{whole}};
+}
+
+void for_each_inference_window(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
+                               const image::RgbImage& image, double scale, const Tokenize& tokenize, int length, const SpecialIds& special,
+                               double word_height, int image_size, const std::function<void(InferenceWindow&&)>& fn,
+                               const image::RgbImage* at_scale) {
+  if (words.empty()) return;
+  std::vector<size_t> tile_index(tile.word_count(), SIZE_MAX);  // source -> model-order index
+  for (size_t k = 0; k < words.size(); ++k) tile_index.at(words[k].source) = k;
+  std::vector<const maptext::Word*> by_source;
+  for (const auto& group : tile.groups)
+    for (const auto& w : group) by_source.push_back(&w);
+  const InferencePlan plan = plan_inference(tile, width, height, word_height);
+  const double side = plan.side;
+  const std::vector<Region>& regions = plan.regions;
   // Several windows (all of one side): the image resized once to the windows' scale, each window a
   // crop of it, its origin rounded to a whole pixel of the model's input. The same pixels as
   // resizing each window's crop up to the resampling at the window's edges, in a fraction of the time.
-  image::RgbImage at_window_scale;
+  image::RgbImage resized;
   const double f = regions.size() > 1 ? image_size / (side * scale) : 0.0;
-  if (f > 0)
-    at_window_scale = image::pil_resize_bilinear(image, std::max(1, static_cast<int>(std::lround(image.width * f))),
-                                                 std::max(1, static_cast<int>(std::lround(image.height * f))));
+  if (f > 0 && !at_scale)
+    resized = image::pil_resize_bilinear(image, std::max(1, static_cast<int>(std::lround(image.width * f))),
+                                         std::max(1, static_cast<int>(std::lround(image.height * f))));
+  if (f == 0 && at_scale) throw Error("inference windows: a tile read as one window needs its whole image");
+  const image::RgbImage& at_window_scale = at_scale ? *at_scale : resized;
   for (const Region& r : regions) {
     SelectOptions so;
     so.region = side > 0 ? &r : nullptr;
@@ -174,7 +183,8 @@ std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int wi
 size_t for_each_inference_window_batch(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
                                        const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
                                        const SpecialIds& special, double word_height, int image_size,
-                                       const std::function<void(const std::vector<InferenceWindow>& batch)>& fn) {
+                                       const std::function<void(const std::vector<InferenceWindow>& batch)>& fn,
+                                       const image::RgbImage* at_scale) {
   std::vector<InferenceWindow> batch;
   size_t count = 0;
   for_each_inference_window(tile, width, height, words, image, scale, tokenize, length, special, word_height, image_size,
@@ -182,7 +192,8 @@ size_t for_each_inference_window_batch(const maptext::Tile& tile, int width, int
                               ++count;
                               batch.push_back(std::move(w));
                               if (batch.size() == kWindowsPerForward) fn(batch), batch.clear();
-                            });
+                            },
+                            at_scale);
   if (!batch.empty()) fn(batch);
   return count;
 }

@@ -82,17 +82,29 @@ void for_each_window_batch(const std::vector<InferenceWindow>& windows,
 // centrality is its scale window's times its token window's. `image` holds the tile at `scale` times
 // its size; width and height are the tile's size in pixels. Several scale windows' pixels are crops
 // of the image resized once to their scale (region_pixels crops first: training's windows).
+// The scale windows a tile of width x height is read through: their side (0: the whole tile, one
+// window) and regions (one region: the tile read as one window).
+struct InferencePlan {
+  double side = 0;
+  std::vector<Region> regions;
+};
+InferencePlan plan_inference(const maptext::Tile& tile, int width, int height, double word_height);
+
 // The same windows one at a time, each made only when fn takes it (a whole map's windows are never
-// all in memory).
+// all in memory). `at_scale` (several windows only): the image already resized to the windows' scale
+// (lround(width x f) x lround(height x f), f = image_size / side; `image` is then not read), so that a
+// whole map need never be decoded at full size.
 void for_each_inference_window(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
                                const image::RgbImage& image, double scale, const Tokenize& tokenize, int length, const SpecialIds& special,
-                               double word_height, int image_size, const std::function<void(InferenceWindow&&)>& fn);
+                               double word_height, int image_size, const std::function<void(InferenceWindow&&)>& fn,
+                               const image::RgbImage* at_scale = nullptr);
 // ... and in the batches of for_each_window_batch (kWindowsPerForward windows, in order), each batch
 // freed before the next is made. Returns the number of windows.
 size_t for_each_inference_window_batch(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
                                        const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
                                        const SpecialIds& special, double word_height, int image_size,
-                                       const std::function<void(const std::vector<InferenceWindow>& batch)>& fn);
+                                       const std::function<void(const std::vector<InferenceWindow>& batch)>& fn,
+                                       const image::RgbImage* at_scale = nullptr);
 std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int width, int height, const std::vector<ModelWord>& words,
                                                const image::RgbImage& image, double scale, const Tokenize& tokenize, int length,
                                                const SpecialIds& special, double word_height, int image_size);

@@ -274,3 +274,77 @@ RgbImage crop_padded(const RgbImage& in, int x0, int y0, int width, int height, 
 }
 
 }  // namespace light::image
+
+namespace light::image {
+
+RgbImage pil_resize_bilinear_rows(int in_w, int in_h, const ReadRows& read_rows, int out_w, int out_h) {
+  if (in_w <= 0 || in_h <= 0) throw Error("resize: empty image");
+  std::vector<int> bh, bv;
+  std::vector<int32_t> kh, kv;
+  const int ksh = coefficients(in_w, 0.0, in_w, out_w, bh, kh);
+  const int ksv = coefficients(in_h, 0.0, in_h, out_h, bv, kv);
+  const bool need_h = out_w != in_w, need_v = out_h != in_h;
+  // The rows the vertical pass uses, resized horizontally strip by strip (as pil_resize_bilinear).
+  const int y_first = need_v ? bv[0] : 0, y_last = need_v ? bv[(out_h - 1) * 2] + bv[(out_h - 1) * 2 + 1] : in_h;
+  if (need_v)
+    for (int i = 0; i < out_h; ++i) bv[i * 2] -= y_first;
+  RgbImage tmp;
+  tmp.width = out_w;
+  tmp.height = y_last - y_first;
+  tmp.rgb.resize(static_cast<size_t>(tmp.width) * tmp.height * 3);
+  constexpr int kStrip = 64;
+  std::vector<uint8_t> strip(static_cast<size_t>(in_w) * kStrip * 3);
+  for (int y0 = y_first; y0 < y_last; y0 += kStrip) {
+    const int rows = std::min(kStrip, y_last - y0);
+    read_rows(y0, rows, strip.data());
+    if (!need_h) {
+      std::memcpy(&tmp.rgb[static_cast<size_t>(y0 - y_first) * out_w * 3], strip.data(), static_cast<size_t>(rows) * in_w * 3);
+      continue;
+    }
+#pragma omp parallel for schedule(static) if (static_cast<int64_t>(rows) * out_w * ksh >= kParallelWork / 16)
+    for (int r = 0; r < rows; ++r) {
+      const uint8_t* row = &strip[static_cast<size_t>(r) * in_w * 3];
+      uint8_t* out = &tmp.rgb[static_cast<size_t>(y0 - y_first + r) * out_w * 3];
+      for (int xx = 0; xx < out_w; ++xx) {
+        const int xmin = bh[xx * 2], xmax = bh[xx * 2 + 1];
+        const int32_t* k = &kh[static_cast<size_t>(xx) * ksh];
+        int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+        for (int x = 0; x < xmax; ++x) {
+          const uint8_t* p = row + (x + xmin) * 3;
+          s0 += p[0] * k[x];
+          s1 += p[1] * k[x];
+          s2 += p[2] * k[x];
+        }
+        out[xx * 3] = clip8(s0);
+        out[xx * 3 + 1] = clip8(s1);
+        out[xx * 3 + 2] = clip8(s2);
+      }
+    }
+  }
+  if (!need_v) return tmp;
+  RgbImage out;
+  out.width = tmp.width;
+  out.height = out_h;
+  out.rgb.resize(static_cast<size_t>(out.width) * out_h * 3);
+#pragma omp parallel for schedule(static) if (static_cast<int64_t>(out_h) * out.width * ksv >= kParallelWork)
+  for (int yy = 0; yy < out_h; ++yy) {
+    const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
+    const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];
+    uint8_t* o = &out.rgb[static_cast<size_t>(yy) * out.width * 3];
+    for (int xx = 0; xx < out.width; ++xx) {
+      int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+      for (int y = 0; y < ymax; ++y) {
+        const uint8_t* p = &tmp.rgb[(static_cast<size_t>(y + ymin) * tmp.width + xx) * 3];
+        s0 += p[0] * k[y];
+        s1 += p[1] * k[y];
+        s2 += p[2] * k[y];
+      }
+      o[xx * 3] = clip8(s0);
+      o[xx * 3 + 1] = clip8(s1);
+      o[xx * 3 + 2] = clip8(s2);
+    }
+  }
+  return out;
+}
+
+}  // namespace light::image

@@ -4,6 +4,7 @@
 // then rescale by 1/255 and normalise with mean = std = 0.5 into CHW float32 pixel values.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,11 @@ std::pair<int, int> image_size(const std::string& path);
 
 // Pillow's Image.resize((w, h), resample=BILINEAR) of an RGB image, byte for byte.
 RgbImage pil_resize_bilinear(const RgbImage& in, int width, int height);
+// The same bytes from an image of in_width x in_height read in strips of rows, never whole:
+// read_rows(y0, n, dst) fills dst with rows y0..y0+n-1 as RGB (3 x in_width bytes a row). Memory:
+// a strip, the horizontally resized rows and the result (a whole map resized to its windows' scale).
+using ReadRows = std::function<void(int y0, int rows, uint8_t* dst)>;
+RgbImage pil_resize_bilinear_rows(int in_width, int in_height, const ReadRows& read_rows, int width, int height);
 
 // The pixels [x0, x0 + width) x [y0, y0 + height) of an image; what lies outside it is `fill` (grey
 // level, all three channels).

@@ -5,6 +5,7 @@
 #include "light/data/inputs.h"
 #include "light/data/scale_windows.h"
 #include "light/data/tile_image.h"
+#include "light/geo/raster.h"
 #include "light/image/resize.h"
 #include "light/link/decode.h"
 #include "light/link/paths.h"
@@ -53,12 +54,36 @@ ModelLinker::ModelLinker(const std::string& model_dir, const ModelLinkOptions& o
 ModelLinker::~ModelLinker() = default;
 
 maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage& img, ModelLinkReport& r) {
+  return link_image(tile, img.width, img.height, img, nullptr, r);
+}
+
+maptext::Tile ModelLinker::link_file(const maptext::Tile& tile, const std::string& path, ModelLinkReport& r) {
+  const model::ModelConfig& config = impl_->model.config();
+  // A map read through several windows: decoded and resized to the windows' scale by GDAL in strips
+  // of rows, never whole (the same pixels as resizing the whole image).
+  if (config.window_word_height > 0)
+    if (const auto size = geo::raster_size(path)) {
+      const auto [w, h] = *size;
+      const maptext::Tile seen = data::model_polygons(tile, impl_->polygon_points, impl_->source);
+      const data::InferencePlan plan = data::plan_inference(seen, w, h, config.window_word_height);
+      if (plan.regions.size() > 1 && !data::select_words(seen, w, h, {}).empty()) {
+        const double f = config.layoutlmv3.input_size / plan.side;
+        const auto scaled = geo::read_rgb_resized(path, std::max(1, static_cast<int>(std::lround(w * f))),
+                                                  std::max(1, static_cast<int>(std::lround(h * f))));
+        if (scaled) return link_image(tile, w, h, image::RgbImage{}, &*scaled, r);
+      }
+    }
+  return link(tile, image::read_rgb(path), r);
+}
+
+maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int height, const image::RgbImage& img,
+                                      const image::RgbImage* at_scale, ModelLinkReport& r) {
   const model::ModelConfig& config = impl_->model.config();
   r.words += tile.word_count();
   r.polygon_points = data::polygon_points_name(impl_->polygon_points);
   // The model reads the polygons as it was trained to; the output keeps the words as they came.
   const maptext::Tile seen = data::model_polygons(tile, impl_->polygon_points, impl_->source, &r.polygons);
-  const auto words = data::select_words(seen, img.width, img.height, {});
+  const auto words = data::select_words(seen, width, height, {});
   const size_t n = words.size();
   r.model_words += n;
   std::vector<size_t> sources;
@@ -67,14 +92,15 @@ maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage
   data::WindowMerge merge(n);
   // Windows made a batch at a time: a whole map's windows are never all in memory.
   const size_t windows = data::for_each_inference_window_batch(
-      seen, img.width, img.height, words, img, 1.0, impl_->tokenize, impl_->max_length, impl_->special, config.window_word_height,
+      seen, width, height, words, img, 1.0, impl_->tokenize, impl_->max_length, impl_->special, config.window_word_height,
       config.layoutlmv3.input_size, [&](const std::vector<data::InferenceWindow>& batch) {
         std::vector<const data::TileInputs*> inputs;
         std::vector<const std::vector<float>*> pixels;
         for (const auto& w : batch) inputs.push_back(&w.inputs), pixels.push_back(&w.pixels);
         const std::vector<model::SuccessorProbs> s = impl_->model.successors(inputs, pixels);
         for (size_t k = 0; k < s.size(); ++k) merge.add(batch[k].index, batch[k].centre, s[k].probs, s[k].bi_probs);
-      });
+      },
+      at_scale);
   if (windows > 1) ++r.windowed_tiles;
   data::SparseRows P, Q, raw, raw_bi;
   merge.finish(P, Q, impl_->self_bias > 0 ? impl_->self_bias : config.no_successor_bias);
@@ -93,7 +119,7 @@ maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string
   maptext::Dataset out;
   Progress bar("link", data.size(), "tiles");
   for (const maptext::Tile& tile : data) {
-    out.push_back(linker.link(tile, image::read_rgb(data::find_tile_image(images_dir, tile.image)), r));
+    out.push_back(linker.link_file(tile, data::find_tile_image(images_dir, tile.image), r));
     if (opt.progress) bar.add();
   }
   if (opt.progress) bar.finish();

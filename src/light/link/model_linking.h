@@ -37,8 +37,13 @@ class ModelLinker {
   ~ModelLinker();
   // The tile's words linked afresh (its grouping ignored); `image` is the tile's image. Adds to `report`.
   maptext::Tile link(const maptext::Tile& tile, const image::RgbImage& image, ModelLinkReport& report);
+  // The same from the image file: a map read through several windows is decoded and resized to the
+  // windows' scale in strips (GDAL), never held at full size; the same phrases as link().
+  maptext::Tile link_file(const maptext::Tile& tile, const std::string& image_path, ModelLinkReport& report);
 
  private:
+  maptext::Tile link_image(const maptext::Tile& tile, int width, int height, const image::RgbImage& image,
+                           const image::RgbImage* at_scale, ModelLinkReport& report);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
