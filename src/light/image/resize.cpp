@@ -181,6 +181,51 @@ inline uint8_t clip8(int32_t v) {
 
 constexpr int64_t kParallelWork = int64_t{1} << 22;  // kernel taps of a pass worth spreading over threads
 
+// One row's horizontal pass: out_w pixels from `row` under the taps (bounds bh, weights kh of ksh).
+void horizontal_row(const uint8_t* row, uint8_t* out, int out_w, const std::vector<int>& bh, const std::vector<int32_t>& kh, int ksh) {
+  for (int xx = 0; xx < out_w; ++xx) {
+    const int xmin = bh[xx * 2], xmax = bh[xx * 2 + 1];
+    const int32_t* k = &kh[static_cast<size_t>(xx) * ksh];
+    int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+    for (int x = 0; x < xmax; ++x) {
+      const uint8_t* p = row + (x + xmin) * 3;
+      s0 += p[0] * k[x];
+      s1 += p[1] * k[x];
+      s2 += p[2] * k[x];
+    }
+    out[xx * 3] = clip8(s0);
+    out[xx * 3 + 1] = clip8(s1);
+    out[xx * 3 + 2] = clip8(s2);
+  }
+}
+
+// The vertical pass over `src` (its rows from the first one the taps use): out_h rows.
+RgbImage vertical_pass(const RgbImage& src, int out_h, const std::vector<int>& bv, const std::vector<int32_t>& kv, int ksv) {
+  RgbImage out;
+  out.width = src.width;
+  out.height = out_h;
+  out.rgb.resize(static_cast<size_t>(out.width) * out_h * 3);
+#pragma omp parallel for schedule(static) if (static_cast<int64_t>(out_h) * out.width * ksv >= kParallelWork)
+  for (int yy = 0; yy < out_h; ++yy) {
+    const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
+    const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];
+    uint8_t* o = &out.rgb[static_cast<size_t>(yy) * out.width * 3];
+    for (int xx = 0; xx < out.width; ++xx) {
+      int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+      for (int y = 0; y < ymax; ++y) {
+        const uint8_t* p = &src.rgb[(static_cast<size_t>(y + ymin) * src.width + xx) * 3];
+        s0 += p[0] * k[y];
+        s1 += p[1] * k[y];
+        s2 += p[2] * k[y];
+      }
+      o[xx * 3] = clip8(s0);
+      o[xx * 3 + 1] = clip8(s1);
+      o[xx * 3 + 2] = clip8(s2);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
@@ -203,50 +248,12 @@ RgbImage pil_resize_bilinear(const RgbImage& in, int out_w, int out_h) {
     // Rows are independent: a large image's rows are shared among the caller's OpenMP threads (the
     // same bytes whatever their number).
 #pragma omp parallel for schedule(static) if (static_cast<int64_t>(tmp.height) * out_w * ksh >= kParallelWork)
-    for (int yy = 0; yy < tmp.height; ++yy) {
-      const uint8_t* row = &in.rgb[static_cast<size_t>(yy + y_first) * in.width * 3];
-      uint8_t* out = &tmp.rgb[static_cast<size_t>(yy) * out_w * 3];
-      for (int xx = 0; xx < out_w; ++xx) {
-        const int xmin = bh[xx * 2], xmax = bh[xx * 2 + 1];
-        const int32_t* k = &kh[static_cast<size_t>(xx) * ksh];
-        int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
-        for (int x = 0; x < xmax; ++x) {
-          const uint8_t* p = row + (x + xmin) * 3;
-          s0 += p[0] * k[x];
-          s1 += p[1] * k[x];
-          s2 += p[2] * k[x];
-        }
-        out[xx * 3] = clip8(s0);
-        out[xx * 3 + 1] = clip8(s1);
-        out[xx * 3 + 2] = clip8(s2);
-      }
-    }
+    for (int yy = 0; yy < tmp.height; ++yy)
+      horizontal_row(&in.rgb[static_cast<size_t>(yy + y_first) * in.width * 3], &tmp.rgb[static_cast<size_t>(yy) * out_w * 3], out_w, bh, kh, ksh);
     src = &tmp;
   }
   if (!need_v) return need_h ? tmp : in;
-  RgbImage out;
-  out.width = src->width;
-  out.height = out_h;
-  out.rgb.resize(static_cast<size_t>(out.width) * out_h * 3);
-#pragma omp parallel for schedule(static) if (static_cast<int64_t>(out_h) * out.width * ksv >= kParallelWork)
-  for (int yy = 0; yy < out_h; ++yy) {
-    const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
-    const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];
-    uint8_t* o = &out.rgb[static_cast<size_t>(yy) * out.width * 3];
-    for (int xx = 0; xx < out.width; ++xx) {
-      int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
-      for (int y = 0; y < ymax; ++y) {
-        const uint8_t* p = &src->rgb[(static_cast<size_t>(y + ymin) * src->width + xx) * 3];
-        s0 += p[0] * k[y];
-        s1 += p[1] * k[y];
-        s2 += p[2] * k[y];
-      }
-      o[xx * 3] = clip8(s0);
-      o[xx * 3 + 1] = clip8(s1);
-      o[xx * 3 + 2] = clip8(s2);
-    }
-  }
-  return out;
+  return vertical_pass(*src, out_h, bv, kv, ksv);
 }
 
 std::vector<float> pixel_values(const RgbImage& img) {
@@ -273,9 +280,6 @@ RgbImage crop_padded(const RgbImage& in, int x0, int y0, int width, int height, 
   return out;
 }
 
-}  // namespace light::image
-
-namespace light::image {
 
 RgbImage pil_resize_bilinear_rows(int in_w, int in_h, const ReadRows& read_rows, int out_w, int out_h) {
   if (in_w <= 0 || in_h <= 0) throw Error("resize: empty image");
@@ -302,49 +306,11 @@ RgbImage pil_resize_bilinear_rows(int in_w, int in_h, const ReadRows& read_rows,
       continue;
     }
 #pragma omp parallel for schedule(static) if (static_cast<int64_t>(rows) * out_w * ksh >= kParallelWork / 16)
-    for (int r = 0; r < rows; ++r) {
-      const uint8_t* row = &strip[static_cast<size_t>(r) * in_w * 3];
-      uint8_t* out = &tmp.rgb[static_cast<size_t>(y0 - y_first + r) * out_w * 3];
-      for (int xx = 0; xx < out_w; ++xx) {
-        const int xmin = bh[xx * 2], xmax = bh[xx * 2 + 1];
-        const int32_t* k = &kh[static_cast<size_t>(xx) * ksh];
-        int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
-        for (int x = 0; x < xmax; ++x) {
-          const uint8_t* p = row + (x + xmin) * 3;
-          s0 += p[0] * k[x];
-          s1 += p[1] * k[x];
-          s2 += p[2] * k[x];
-        }
-        out[xx * 3] = clip8(s0);
-        out[xx * 3 + 1] = clip8(s1);
-        out[xx * 3 + 2] = clip8(s2);
-      }
-    }
+    for (int r = 0; r < rows; ++r)
+      horizontal_row(&strip[static_cast<size_t>(r) * in_w * 3], &tmp.rgb[static_cast<size_t>(y0 - y_first + r) * out_w * 3], out_w, bh, kh, ksh);
   }
   if (!need_v) return tmp;
-  RgbImage out;
-  out.width = tmp.width;
-  out.height = out_h;
-  out.rgb.resize(static_cast<size_t>(out.width) * out_h * 3);
-#pragma omp parallel for schedule(static) if (static_cast<int64_t>(out_h) * out.width * ksv >= kParallelWork)
-  for (int yy = 0; yy < out_h; ++yy) {
-    const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
-    const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];
-    uint8_t* o = &out.rgb[static_cast<size_t>(yy) * out.width * 3];
-    for (int xx = 0; xx < out.width; ++xx) {
-      int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
-      for (int y = 0; y < ymax; ++y) {
-        const uint8_t* p = &tmp.rgb[(static_cast<size_t>(y + ymin) * tmp.width + xx) * 3];
-        s0 += p[0] * k[y];
-        s1 += p[1] * k[y];
-        s2 += p[2] * k[y];
-      }
-      o[xx * 3] = clip8(s0);
-      o[xx * 3 + 1] = clip8(s1);
-      o[xx * 3 + 2] = clip8(s2);
-    }
-  }
-  return out;
+  return vertical_pass(tmp, out_h, bv, kv, ksv);
 }
 
 }  // namespace light::image
