@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${FUZZ_BUILD:-$root/build-fuzz}"
-targets=(maptext safetensors pth config tokenizer png polygon)
+targets=(maptext safetensors pth config tokenizer png polygon spotter)
 
 if ! command -v clang++ > /dev/null; then
   echo "fuzz: clang++ not found (scripts/install-deps.sh installs clang and libclang-rt-dev)" >&2

@@ -98,9 +98,9 @@ std::vector<Tile> geojson_tiles(const json& j, const std::string& path, std::vec
   return out;
 }
 
-// A per-image or GeoJSON file ("annotations" or "geojson"), its tiles appended to `data`.
-std::string read_one(const std::string& path, Dataset& data, std::vector<std::string>& notes) {
-  const json j = parse_json(read_file(path), path);
+// A per-image or GeoJSON file's text ("annotations" or "geojson"), its tiles appended to `data`.
+std::string parse_one(const std::string& text, const std::string& path, Dataset& data, std::vector<std::string>& notes) {
+  const json j = parse_json(text, path);
   if (j.is_object() && j.contains("annotations")) {
     data.push_back(annotations_tile(j, path));
     return "annotations";
@@ -110,6 +110,15 @@ std::string read_one(const std::string& path, Dataset& data, std::vector<std::st
     return "geojson";
   }
   throw Error(path + ": not a word file light reads (MapText JSON: a list of image entries; {\"annotations\": [...]}; a GeoJSON FeatureCollection)");
+}
+
+// Two tiles of one image would be linked as one twice: refused.
+void check_unique_images(const Dataset& data, const std::string& path) {
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < data.size(); ++i)
+    if (!seen.emplace(data[i].image, i).second)
+      throw Error(path + ": image \"" + data[i].image + "\" appears twice (in " + std::to_string(seen[data[i].image]) + " and " +
+                  std::to_string(i) + ")");
 }
 
 }  // namespace
@@ -123,24 +132,27 @@ SpotterWords read_spotter_words(const std::string& path) {
     std::sort(files.begin(), files.end());
     if (files.empty()) throw Error(path + ": no .json or .geojson file in this folder (--words)");
     for (const auto& f : files) {
-      const std::string kind = read_one(f, out.data, out.notes);
+      const std::string kind = parse_one(read_file(f), f, out.data, out.notes);
       out.format = out.format.empty() || out.format == kind ? kind : "mixed";
     }
   } else {
-    const std::string text = read_file(path);
-    const size_t first = text.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && text[first] == '[') {
-      out.data = parse_maptext(text, path, {Kind::Predictions, false});
-      out.format = "maptext";
-    } else {
-      out.format = read_one(path, out.data, out.notes);
-    }
+    SpotterWords one = parse_spotter_words(read_file(path), path);
+    out.data = std::move(one.data), out.format = one.format, out.notes = std::move(one.notes);
   }
-  std::map<std::string, size_t> seen;
-  for (size_t i = 0; i < out.data.size(); ++i)
-    if (!seen.emplace(out.data[i].image, i).second)
-      throw Error(path + ": image \"" + out.data[i].image + "\" appears twice (in " + std::to_string(seen[out.data[i].image]) + " and " +
-                  std::to_string(i) + ")");
+  check_unique_images(out.data, path);
+  return out;
+}
+
+SpotterWords parse_spotter_words(const std::string& text, const std::string& path) {
+  SpotterWords out;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '[') {
+    out.data = parse_maptext(text, path, {Kind::Predictions, false});
+    out.format = "maptext";
+  } else {
+    out.format = parse_one(text, path, out.data, out.notes);
+  }
+  check_unique_images(out.data, path);
   return out;
 }
 

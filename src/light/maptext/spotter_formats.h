@@ -24,5 +24,7 @@ struct SpotterWords {
 };
 
 SpotterWords read_spotter_words(const std::string& path);
+// One file's text (`path` names it in errors and gives the image stem).
+SpotterWords parse_spotter_words(const std::string& text, const std::string& path);
 
 }  // namespace light::maptext
