@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "light/error.h"
+#include "light/geo/gdal.h"
 
 namespace light::geo {
 
@@ -29,13 +30,6 @@ Transform parse_transform(const std::string& name) {
 
 namespace {
 
-void init_gdal() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    GDALAllRegister();
-    CPLSetErrorHandler(CPLQuietErrorHandler);  // errors become light::Error messages, not stderr noise
-  });
-}
 
 std::string last_gdal_error() {
   const char* m = CPLGetLastErrorMsg();
@@ -150,16 +144,13 @@ void* make_transformer(GDALDatasetH ds, const std::string& src_wkt, Transform t,
 
 }  // namespace
 
-struct DatasetCloser {
-  void operator()(void* ds) const { GDALClose(static_cast<GDALDatasetH>(ds)); }
-};
 
 std::unique_ptr<Georeference> Georeference::of_image(const std::string& image_path, const GeorefOptions& opt) {
   init_gdal();
   CPLErrorReset();
   GDALDatasetH ds = GDALOpen(image_path.c_str(), GA_ReadOnly);
   if (!ds) throw Error(image_path + ": GDAL cannot open the image" + last_gdal_error());
-  std::unique_ptr<void, DatasetCloser> hold(ds);
+  GdalDataset hold(ds);
   double gt[6];
   const bool has_gt = GDALGetGeoTransform(ds, gt) == CE_None;
   const int gcps = GDALGetGCPCount(ds);
@@ -217,7 +208,7 @@ std::unique_ptr<Georeference> Georeference::of_points(const std::string& points_
   }
   GDALSetGCPs(ds, static_cast<int>(gcps.size()), gcps.data(), wkt.c_str());
   GDALDeinitGCPs(static_cast<int>(gcps.size()), gcps.data());
-  std::unique_ptr<void, DatasetCloser> hold(ds);
+  GdalDataset hold(ds);
   std::unique_ptr<Georeference> g(new Georeference());
   g->transformer_ = make_transformer(ds, "", opt.transform, points_path);
   g->source_ = points_path;

@@ -8,10 +8,20 @@
 #include <vector>
 
 #include "light/error.h"
+#include "light/geo/gdal.h"
 
 namespace light::geo {
 
 namespace {
+
+using Dataset = GdalDataset;
+
+Dataset open(const std::string& path) {
+  init_gdal();
+  return Dataset(GDALOpen(path.c_str(), GA_ReadOnly));
+}
+
+}  // namespace
 
 void init_gdal() {
   static std::once_flag once;
@@ -21,17 +31,7 @@ void init_gdal() {
   });
 }
 
-struct Closer {
-  void operator()(void* ds) const { GDALClose(static_cast<GDALDatasetH>(ds)); }
-};
-using Dataset = std::unique_ptr<void, Closer>;
-
-Dataset open(const std::string& path) {
-  init_gdal();
-  return Dataset(GDALOpen(path.c_str(), GA_ReadOnly));
-}
-
-}  // namespace
+void GdalCloser::operator()(void* ds) const { GDALClose(static_cast<GDALDatasetH>(ds)); }
 
 std::optional<std::pair<int, int>> raster_size(const std::string& path) {
   const Dataset ds = open(path);
