@@ -38,6 +38,7 @@ int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_ful
   app.set_version_flag("--version", "light 0.1.0");
   add_link_command(app);
   add_eval_command(app);
+  add_search_command(app);
   if (add_full_commands) {
     add_full_commands(app);
   } else {  // listed for --help; such a command line goes to light-full before parsing

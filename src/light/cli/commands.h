@@ -21,6 +21,7 @@ void add_train_command(CLI::App& app);
 void add_pretrain_poly_command(CLI::App& app);
 void add_pretrain_command(CLI::App& app);
 void add_curves_command(CLI::App& app);
+void add_search_command(CLI::App& app);
 
 
 // The subcommands of `light-full` alone, with their one-line descriptions. The `light` binary has
