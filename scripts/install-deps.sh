@@ -20,8 +20,8 @@ PACKAGES=(
   # synthetic maps: rendering, real fonts, a gazetteer of place names
   libcairo2-dev libpango1.0-dev libtimezonemap-data
   fonts-texgyre fonts-oldstandard fonts-ebgaramond fonts-junicode fonts-dejavu-core
-  # tests and benchmarks
-  libgtest-dev libgmock-dev libbenchmark-dev
+  # tests and benchmarks; `light view` pages are tested in a headless Chromium driven by node
+  libgtest-dev libgmock-dev libbenchmark-dev chromium nodejs
 )
 
 missing=()

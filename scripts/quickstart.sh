@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One command for a newcomer on a fresh Debian machine: install dependencies, build `light`, then
-# link the words of a bundled map tile with the bundled model, show and score the phrases, draw them.
+# link the words of a bundled map tile with the bundled model, show and score the phrases, draw them,
+# write a page to browse them and search them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -28,6 +29,14 @@ echo
 echo "== light draw: the phrases over the tile =="
 ./build/light draw --words "$Q/linked.json" --images "$TILE" --out "$Q/drawn" --scale 0.6
 echo "see $Q/drawn/"
+echo
+echo "== light view: a web page to browse the links (coloured by the evaluator's verdict) and search the phrases =="
+rm -rf "$Q/view"
+./build/light view --words "$Q/linked.json" --images "$TILE" --gt "$TILE/annotations.json" -o "$Q/view" -q
+echo "open $Q/view/index.html in a browser (it works from disk, offline)"
+echo
+echo "== light search: a place name, two letters misread =="
+./build/light search "Hendersen Rivr" --in "$Q/linked.json"
 echo
 echo "== light eval: the MapText competition example, a spotter's prediction (task detrecedges) =="
 ./build/light eval --gt data/maptext-example/example_gt.json --pred data/maptext-example/example_pred.json \

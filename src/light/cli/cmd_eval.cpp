@@ -18,6 +18,7 @@ struct EvalArgs {
   double iou_threshold = 0.5;
   bool no_tightness = false;
   bool all_warnings = false;
+  bool counts = false;
   int threads = 0;
 };
 
@@ -26,6 +27,8 @@ void run_eval(const EvalArgs& a) {
   eval::Options opt;
   opt.protocol = eval::parse_protocol(a.protocol);
   opt.task = eval::parse_task(a.task, opt.protocol);
+  if (a.counts && (opt.protocol != eval::Protocol::Edges2025 || !eval::task_has_links(opt.task)))
+    throw Error("--counts: link counts are for the 2025 link tasks (detedges, detrecedges)");
   if (!(a.iou_threshold >= 0 && a.iou_threshold < 1))
     throw Error("--iou-threshold: expected a number in [0, 1), got " + std::to_string(a.iou_threshold));
   opt.iou_threshold = a.iou_threshold;
@@ -43,6 +46,10 @@ void run_eval(const EvalArgs& a) {
                  report.warnings.size() - shown);
   if (!a.per_image.empty()) write_file_atomic(a.per_image, eval::report_to_json(report));
   std::printf("%s\n", eval::metrics_to_json_line(report.overall).c_str());
+  if (a.counts) {
+    std::printf("{\"edges_correct\": %lld, \"edges_wrong\": %lld, \"edges_missed\": %lld}\n", report.edges_correct, report.edges_wrong,
+                report.edges_missed);
+  }
 }
 }  // namespace
 
@@ -61,6 +68,7 @@ void add_eval_command(CLI::App& app) {
   cmd->add_option("--protocol", args->protocol, "2025 (word edges, default) or 2024 (phrases)")
       ->capture_default_str();
   cmd->add_flag("--all-warnings", args->all_warnings, "List every warning (default: the first 20)");
+  cmd->add_flag("--counts", args->counts, "Also print the numbers of correct, wrong and missed links (a second JSON line)");
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->callback([args] { run_eval(*args); });
 }

@@ -22,6 +22,7 @@ void add_pretrain_poly_command(CLI::App& app);
 void add_pretrain_command(CLI::App& app);
 void add_curves_command(CLI::App& app);
 void add_search_command(CLI::App& app);
+void add_view_command(CLI::App& app);
 
 
 // The subcommands of `light-full` alone, with their one-line descriptions. The `light` binary has
@@ -40,6 +41,7 @@ inline constexpr FullCommand kFullCommands[] = {
     {"train", "Fine-tune LIGHT on MapText-annotated tiles"},
     {"pretrain-poly", "Pretrain the polygon encoder on word polygons (no labels needed)"},
     {"pretrain", "Pretrain LIGHT on unlabelled tiles: masked language and image modelling, word-patch alignment"},
+    {"view", "Write a web page of the linked phrases over their maps: deep zoom, links, hover, search"},
     {"curves", "Compare training or pretraining runs: their curves in one PNG, a summary"},
     {"info", "Show versions, threads, devices and the BLAS kernel in use"},
 };

@@ -19,5 +19,6 @@ int main(int argc, char** argv) {
     light::cli::add_pretrain_command(app);
     light::cli::add_curves_command(app);
     light::cli::add_info_command(app);
+    light::cli::add_view_command(app);
   });
 }

@@ -71,6 +71,7 @@ struct Counts {
 
 struct ImageResult {
   Counts counts;
+  EdgeVerdicts edges;
   Metrics metrics;
   std::vector<std::string> warnings;
 };
@@ -338,13 +339,23 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
     for (int a = 0; a < nr; ++a)
       if (gt[a].next >= 0 && !gt[a].ignore && !gt[gt[a].next].ignore) ++c.edges_gt;
     auto dropped = [&](int p) { return gt_of_pred[p] >= 0 && gt[gt_of_pred[p]].ignore; };
+    std::vector<char> found(opt.edge_verdicts ? static_cast<size_t>(nr) : 0, 0);  // GT words whose link was found
     for (int p = 0; p < nc; ++p) {
       const long q = pred[p].next;
       if (q < 0 || dropped(p) || dropped(static_cast<int>(q))) continue;
       ++c.edges_pred;
       const int g = gt_of_pred[p], h = gt_of_pred[q];
-      if (g >= 0 && h >= 0 && gt[g].next == h) ++c.edges_tp;
+      const bool right = g >= 0 && h >= 0 && gt[g].next == h;
+      if (right) ++c.edges_tp;
+      if (opt.edge_verdicts) {
+        (right ? res.edges.correct : res.edges.wrong).emplace_back(p, static_cast<int>(q));
+        if (right) found[static_cast<size_t>(g)] = 1;
+      }
     }
+    if (opt.edge_verdicts)
+      for (int a = 0; a < nr; ++a)
+        if (gt[a].next >= 0 && !gt[a].ignore && !gt[gt[a].next].ignore && !found[static_cast<size_t>(a)])
+          res.edges.missed.emplace_back(a, static_cast<int>(gt[a].next));
   }
   res.metrics = image_metrics(c, opt);
   return res;
@@ -415,7 +426,11 @@ Report evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, const 
     for (const auto& w : results[k].warnings) report.warnings.push_back("image \"" + key + "\": " + w);
     add(total, results[k].counts);
     report.per_image.emplace_back(key, std::move(results[k].metrics));
+    if (opt.edge_verdicts) report.edges.push_back(std::move(results[k].edges));
   }
+  report.edges_correct = total.edges_tp;
+  report.edges_wrong = total.edges_pred - total.edges_tp;
+  report.edges_missed = total.edges_gt - total.edges_tp;
   report.overall = overall_metrics(total, opt);
   return report;
 }

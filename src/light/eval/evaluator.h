@@ -34,13 +34,29 @@ struct Options {
   // matrix, as the official evaluator does; a larger one only on the pairs whose boxes touch (same
   // matches, memory proportional to those pairs).
   size_t dense_pairs = size_t{1} << 22;
+  // 2025 link tasks: also say which links were right (Report::edges), for `light view --gt`.
+  bool edge_verdicts = false;
 };
 
 // Metric name -> value, in the order the official evaluator prints them.
 using Metrics = std::vector<std::pair<std::string, double>>;
 
+// The evaluator's verdict on each link of one image (word indices in file order, groups one after
+// another): a predicted link whose two words match two consecutive ground-truth words is correct,
+// any other counted predicted link wrong, and a counted ground-truth link no prediction found missed.
+// Their numbers are the counts behind edges_recall and edges_precision (links touching an ignored
+// word are in none of the three).
+struct EdgeVerdicts {
+  std::vector<std::pair<int, int>> correct, wrong;  // predicted words
+  std::vector<std::pair<int, int>> missed;          // ground-truth words
+};
+
 struct Report {
   Metrics overall;
+  // With Options::edge_verdicts: per image, in ground-truth order (as per_image).
+  std::vector<EdgeVerdicts> edges;
+  // The overall counts of correct, wrong and missed links (2025 link tasks).
+  long long edges_correct = 0, edges_wrong = 0, edges_missed = 0;
   std::vector<std::pair<std::string, Metrics>> per_image;  // in ground-truth order
   std::vector<std::string> warnings;                       // in ground-truth order
 };
