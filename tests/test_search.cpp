@@ -276,3 +276,29 @@ TEST(SearchIndex, EditCountsEqualPlainLevenshteinOnRandomNames) {
     }
   }
 }
+
+TEST(SearchCli, ReportsLongitudeAndLatitudeFromGeoreferencedGeoJson) {
+  // The bundled tile is georeferenced (UTM 13N world file): `light link --format geojson --georef
+  // auto` writes phrases in longitude/latitude, which search reports with the pixel polygons.
+  const std::string dir = test::temp_dir();
+  const std::string ex = test::source_path("data/synth-example");
+  auto r = run_light("link --method distance --words '" + ex + "/annotations.json' --images '" + ex +
+                     "' --format geojson --georef auto -o '" + dir + "/phrases.geojson' -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_light("search 'Henderson River' --in '" + dir + "/phrases.geojson' --json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_GE(j.size(), 1u);
+  EXPECT_EQ(j[0]["text"], "Henderson River");
+  ASSERT_TRUE(j[0].contains("lonlat"));
+  const double lon = j[0]["lonlat"][0], lat = j[0]["lonlat"][1];
+  EXPECT_GT(lon, -108.0);  // UTM zone 13N spans 102-108 degrees west
+  EXPECT_LT(lon, -102.0);
+  EXPECT_GT(lat, 0.0);
+  EXPECT_LT(lat, 84.0);
+  // Pixel polygons, as in the words file.
+  const double x = j[0]["words"][0]["vertices"][0][0];
+  EXPECT_NEAR(x, 22.37, 0.01);
+  r = run_light("search 'Henderson River' --in '" + dir + "/phrases.geojson' -q");
+  EXPECT_NE(r.out.find("lon -10"), std::string::npos) << r.out;
+}

@@ -157,6 +157,11 @@ async function main() {
     await cmd('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 5, y: 5 });
   }
 
+  // The page's search normalises as `light search` does: its form of every phrase equals the binary's.
+  const differ = await evaluate(`lightView.data.images.flatMap((img) => img.phrases).filter((p) => lightView.normalize(p.text) !== p.n)
+    .map((p) => p.text + ' -> ' + lightView.normalize(p.text) + ' / ' + p.n)`);
+  check(differ.length === 0, "the page's normal form of every phrase is light search's", differ.slice(0, 5).join('; '));
+
   // Search: the longest phrase, two letters misread, then Enter: the map flies to it.
   let best = -1;
   tile.groups.forEach((g, k) => {
@@ -185,6 +190,26 @@ async function main() {
   check(hits === tile.groups[best].length, `its ${tile.groups[best].length} words are marked`, `marked ${hits}`);
   const first = await evaluate("(document.querySelector('#phrases li') || {}).textContent || ''");
   check(first.startsWith(name), 'it heads the phrase list', first);
+
+  // Clicking a phrase in the list (without a search) flies to it.
+  await evaluate("document.getElementById('search').value = ''; document.getElementById('search').dispatchEvent(new Event('input'))");
+  const pick = tile.groups.findIndex((g, k) => k !== best && g.length > 1);
+  if (pick >= 0) {
+    const li = await evaluate(`(() => { const li = document.querySelector('#phrases li[data-image="0"][data-phrase="${pick}"]');
+      li.scrollIntoView({ block: 'center' }); const r = li.getBoundingClientRect(); return [r.left + 20, r.top + r.height / 2]; })()`);
+    await cmd('Input.dispatchMouseEvent', { type: 'mousePressed', x: li[0], y: li[1], button: 'left', clickCount: 1 });
+    await cmd('Input.dispatchMouseEvent', { type: 'mouseReleased', x: li[0], y: li[1], button: 'left', clickCount: 1 });
+    await sleep(300);
+    await waitFor(`(() => { const v = lightView.viewer.viewport; const a = v.getCenter(true), b = v.getCenter(false);
+      return Math.hypot(a.x - b.x, a.y - b.y) < 1e-7 && v.getZoom(true) === v.getZoom(false); })()`, 'the flight to end');
+    const c = await evaluate(`(() => { const item = lightView.viewer.world.getItemAt(0);
+      const c = item.viewportToImageCoordinates(lightView.viewer.viewport.getCenter(true)); return [c.x, c.y]; })()`);
+    let a0 = Infinity, b0 = Infinity, a1 = -Infinity, b1 = -Infinity;
+    for (const w of tile.groups[pick]) for (const [x, y] of w.vertices) { a0 = Math.min(a0, x); a1 = Math.max(a1, x); b0 = Math.min(b0, y); b1 = Math.max(b1, y); }
+    const label = tile.groups[pick].map((w) => w.text || '').join(' ');
+    check(Math.abs(c[0] - (a0 + a1) / 2) <= Math.max(2, 0.05 * (a1 - a0)) && Math.abs(c[1] - (b0 + b1) / 2) <= Math.max(2, 0.05 * (b1 - b0)),
+      `clicking "${label}" in the list centres the map on it`, `centre ${c.map(Math.round)}`);
+  }
 
   // Ground truth: the counts shown are the evaluator's, and as many links are drawn of each kind.
   if (counts) {
