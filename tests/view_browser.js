@@ -153,7 +153,8 @@ async function main() {
     const text = words[target.i].text;
     check(tip !== null && tip.includes(text) && tip.includes('phrase: ' + phrase), `hovering word ${target.i} shows "${text}" of "${phrase}"`, tip);
     const prob = words[target.i].successor_probability;
-    if (prob !== undefined) check(tip.includes('link probability: ' + prob.toFixed(2)), 'and its link probability', tip);
+    const last = tile.groups[g][tile.groups[g].length - 1] === words[target.i];
+    if (prob !== undefined) check(tip.includes(`${last ? 'end of phrase' : 'link'} probability: ${prob.toFixed(2)}`), 'and its link probability', tip);
     await cmd('Input.dispatchMouseEvent', { type: 'mouseMoved', x: 5, y: 5 });
   }
 
@@ -169,9 +170,18 @@ async function main() {
     if (best < 0 || t.length > tile.groups[best].map((w) => w.text || '').join(' ').length) best = k;
   });
   const name = tile.groups[best].map((w) => w.text || '').join(' ');
+  // Two letters misread in words of five letters or more (a misread abbreviation, "Aqe." for "Ave.",
+  // is no longer one, and would be more than two edits from "avenue").
   const chars = Array.from(name);
-  const letters = chars.map((c, i) => (/\p{L}/u.test(c) ? i : -1)).filter((i) => i >= 0);
-  for (const i of [letters[1], letters[letters.length - 2]]) chars[i] = chars[i].toLowerCase() === 'q' ? 'z' : 'q';
+  const letters = [];
+  let run = [];
+  chars.concat([' ']).forEach((c, i) => {
+    if (/\p{L}/u.test(c)) return void run.push(i);
+    if (run.length >= 5) letters.push(...run);
+    run = [];
+  });
+  const picks = letters.length >= 2 ? [letters[1], letters[letters.length - 2]] : letters;
+  for (const i of picks) chars[i] = chars[i].toLowerCase() === 'q' ? 'z' : 'q';
   const query = chars.join('');
   await evaluate("document.getElementById('search').focus()");
   await cmd('Input.insertText', { text: query });

@@ -235,7 +235,9 @@
     let html = `<div class="word">${esc(img.texts[i] || '(no text)')}</div><div>phrase: ${esc(ph.text)}</div>`;
     const next = img.next[i];
     html += next >= 0 ? `<div>next word: ${esc(img.texts[next] || '(no text)')}</div>` : '<div class="muted">ends its phrase</div>';
-    if (img.prob[i] !== null && img.prob[i] !== undefined) html += `<div>link probability: ${img.prob[i].toFixed(2)}</div>`;
+    // successor_probability: the model's probability of the link given, or of "no successor" at a phrase's end.
+    if (img.prob[i] !== null && img.prob[i] !== undefined)
+      html += `<div>${next >= 0 ? 'link' : 'end of phrase'} probability: ${img.prob[i].toFixed(2)}</div>`;
     if (D.scores && next >= 0) html += `<div>link: ${VERDICT[img.verdict[i]] || 'not counted'}</div>`;
     return html;
   }
