@@ -238,6 +238,12 @@ TEST(SearchCli, IndexesAFolderOnceAndTellsAStaleIndex) {
   r = run_light("search '" + name + "' --in '" + dir + "/linked/light-search.index' --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)[0]["text"], name);
+  // A damaged index is named, and the files are searched instead.
+  test::write_text(dir + "/linked/light-search.index", "LIGHTSIX garbage");
+  r = run_light("search '" + name + "' --in '" + dir + "/linked' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("light-search.index: not a light search index"), std::string::npos) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)[0]["text"], name);
   // Bad input: named, non-zero.
   r = run_light("search Denver --in '" + dir + "/nothing.json'");
   EXPECT_NE(r.exit_code, 0);

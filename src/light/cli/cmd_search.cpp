@@ -59,7 +59,12 @@ void run_search(const SearchArgs& a) {
   o.max_edits = a.max_distance;
   o.parts = !a.whole;
   o.limit = a.limit;
-  const auto matches = index.find(a.query, o);
+  std::vector<search::Match> matches;
+  try {
+    matches = index.find(a.query, o);
+  } catch (const Error& e) {
+    throw Error("QUERY: " + std::string(e.what()));
+  }
   if (a.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& m : matches) {

@@ -678,8 +678,16 @@ PhraseIndex open_for_search(const std::string& in, std::vector<std::string>* not
   std::error_code ec;
   if (fs::is_directory(in, ec)) {
     const std::string saved = (fs::path(in) / kIndexFileName).string();
+    std::optional<PhraseIndex> opened;
     if (fs::exists(saved, ec)) {
-      PhraseIndex index = PhraseIndex::open(saved);
+      try {
+        opened.emplace(PhraseIndex::open(saved));
+      } catch (const Error& e) {
+        if (notes) notes->push_back(std::string(e.what()) + "; searching the files themselves");
+      }
+    }
+    if (opened) {
+      PhraseIndex index = std::move(*opened);
       std::vector<std::string> now = linked_files(in);
       const auto sources = index.sources();
       std::set<std::string> indexed;
