@@ -163,6 +163,19 @@ async function main() {
     .map((p) => p.text + ' -> ' + lightView.normalize(p.text) + ' / ' + p.n)`);
   check(differ.length === 0, "the page's normal form of every phrase is light search's", differ.slice(0, 5).join('; '));
 
+  // Once the map's flight ends: whether its centre is that of group k's words (within 5 % of their box).
+  const centresOn = async (k) => {
+    await sleep(300);
+    await waitFor(`(() => { const v = lightView.viewer.viewport; const a = v.getCenter(true), b = v.getCenter(false);
+      return Math.hypot(a.x - b.x, a.y - b.y) < 1e-7 && v.getZoom(true) === v.getZoom(false); })()`, 'the flight to end');
+    const c = await evaluate(`(() => { const item = lightView.viewer.world.getItemAt(0);
+      const c = item.viewportToImageCoordinates(lightView.viewer.viewport.getCenter(true)); return [c.x, c.y]; })()`);
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const w of tile.groups[k]) for (const [x, y] of w.vertices) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
+    const ok = Math.abs(c[0] - (x0 + x1) / 2) <= Math.max(2, 0.05 * (x1 - x0)) && Math.abs(c[1] - (y0 + y1) / 2) <= Math.max(2, 0.05 * (y1 - y0));
+    return { ok, detail: `centre ${c.map(Math.round)}, phrase box ${[x0, y0, x1, y1].map(Math.round)}` };
+  };
+
   // Search: the longest phrase, two letters misread, then Enter: the map flies to it.
   let best = -1;
   tile.groups.forEach((g, k) => {
@@ -187,15 +200,8 @@ async function main() {
   await cmd('Input.insertText', { text: query });
   await cmd('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' });
   await cmd('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
-  await sleep(300);
-  await waitFor(`(() => { const v = lightView.viewer.viewport; const a = v.getCenter(true), b = v.getCenter(false);
-    return Math.hypot(a.x - b.x, a.y - b.y) < 1e-7 && v.getZoom(true) === v.getZoom(false); })()`, 'the flight to end');
-  const centre = await evaluate(`(() => { const item = lightView.viewer.world.getItemAt(0);
-    const c = item.viewportToImageCoordinates(lightView.viewer.viewport.getCenter(true)); return [c.x, c.y]; })()`);
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const w of tile.groups[best]) for (const [x, y] of w.vertices) { x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y); }
-  const near = Math.abs(centre[0] - (x0 + x1) / 2) <= Math.max(2, 0.05 * (x1 - x0)) && Math.abs(centre[1] - (y0 + y1) / 2) <= Math.max(2, 0.05 * (y1 - y0));
-  check(near, `searching "${query}" centres the map on "${name}"`, `centre ${centre.map(Math.round)}, phrase box ${[x0, y0, x1, y1].map(Math.round)}`);
+  const centred = await centresOn(best);
+  check(centred.ok, `searching "${query}" centres the map on "${name}"`, centred.detail);
   const hits = await evaluate("document.querySelectorAll('#overlay polygon.word.hit').length");
   check(hits === tile.groups[best].length, `its ${tile.groups[best].length} words are marked`, `marked ${hits}`);
   const first = await evaluate("(document.querySelector('#phrases li') || {}).textContent || ''");
@@ -209,16 +215,9 @@ async function main() {
       li.scrollIntoView({ block: 'center' }); const r = li.getBoundingClientRect(); return [r.left + 20, r.top + r.height / 2]; })()`);
     await cmd('Input.dispatchMouseEvent', { type: 'mousePressed', x: li[0], y: li[1], button: 'left', clickCount: 1 });
     await cmd('Input.dispatchMouseEvent', { type: 'mouseReleased', x: li[0], y: li[1], button: 'left', clickCount: 1 });
-    await sleep(300);
-    await waitFor(`(() => { const v = lightView.viewer.viewport; const a = v.getCenter(true), b = v.getCenter(false);
-      return Math.hypot(a.x - b.x, a.y - b.y) < 1e-7 && v.getZoom(true) === v.getZoom(false); })()`, 'the flight to end');
-    const c = await evaluate(`(() => { const item = lightView.viewer.world.getItemAt(0);
-      const c = item.viewportToImageCoordinates(lightView.viewer.viewport.getCenter(true)); return [c.x, c.y]; })()`);
-    let a0 = Infinity, b0 = Infinity, a1 = -Infinity, b1 = -Infinity;
-    for (const w of tile.groups[pick]) for (const [x, y] of w.vertices) { a0 = Math.min(a0, x); a1 = Math.max(a1, x); b0 = Math.min(b0, y); b1 = Math.max(b1, y); }
     const label = tile.groups[pick].map((w) => w.text || '').join(' ');
-    check(Math.abs(c[0] - (a0 + a1) / 2) <= Math.max(2, 0.05 * (a1 - a0)) && Math.abs(c[1] - (b0 + b1) / 2) <= Math.max(2, 0.05 * (b1 - b0)),
-      `clicking "${label}" in the list centres the map on it`, `centre ${c.map(Math.round)}`);
+    const c = await centresOn(pick);
+    check(c.ok, `clicking "${label}" in the list centres the map on it`, c.detail);
   }
 
   // Ground truth: the counts shown are the evaluator's, and as many links are drawn of each kind.
