@@ -185,6 +185,18 @@ TEST(ScaleWindows, InferenceWindowsHoldEveryWordAndScaleTheFrame) {
   const auto slack = data::inference_windows(t, 3000, 1000, words, img, 0.1, tok, 100, {}, 0.0075, 32);  // side 2667
   ASSERT_EQ(slack.size(), 1u);
   EXPECT_EQ(slack[0].index.size(), 6u);
+  // A tile smaller than a window: one window of the full side (20 / 0.004 = 5000 px) centred on the
+  // tile, white around it, its words at the trained scale (a 200 px word is 40 of 1000 box units).
+  const data::InferencePlan big = data::plan_inference(t, 3000, 1000, 0.004);
+  EXPECT_DOUBLE_EQ(big.side, 5000.0);
+  ASSERT_EQ(big.regions.size(), 1u);
+  EXPECT_DOUBLE_EQ(big.regions[0].x0, -1000.0);
+  EXPECT_DOUBLE_EQ(big.regions[0].y0, -2000.0);
+  const auto padded = data::inference_windows(t, 3000, 1000, words, img, 0.1, tok, 100, {}, 0.004, 32);
+  ASSERT_EQ(padded.size(), 1u);
+  EXPECT_EQ(padded[0].index.size(), 6u);
+  EXPECT_EQ(padded[0].inputs.words[0].bbox[2] - padded[0].inputs.words[0].bbox[0], 40);
+  EXPECT_FLOAT_EQ(padded[0].pixels[0], (1.0f - 0.5f) / 0.5f);  // the corner: white paper added around the tile
   // Without windows: the whole tile, its own aspect.
   const auto whole = data::inference_windows(t, 3000, 1000, words, img, 0.1, tok, 100, {}, 0.0, 32);
   ASSERT_EQ(whole.size(), 1u);

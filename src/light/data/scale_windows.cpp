@@ -109,10 +109,18 @@ std::vector<float> region_pixels(const image::RgbImage& img, double scale, const
 InferencePlan plan_inference(const maptext::Tile& tile, int width, int height, double word_height) {
   const Region whole{0, 0, static_cast<double>(width), static_cast<double>(height)};
   double side = word_height > 0 ? window_side(tile, word_height) : 0.0;
+  const double longer = std::max(width, height);
+  // A tile smaller than a window (large lettering) is read through one window of the full side, the
+  // tile in its middle and white around it: its words at the trained scale, as training's windows
+  // (which reach beyond a small tile) show them, not enlarged to fill the window.
+  if (side > longer) {
+    const double x0 = (width - side) / 2, y0 = (height - side) / 2;
+    return {side, {Region{x0, y0, x0 + side, y0 + side}}};
+  }
   // A tile a little larger than a window is read as one: its words then come at most 1/1.3 of the
   // trained scale, inside the training's jitter (exp(-0.35) = 1/1.42), instead of through four or more
   // heavily overlapping windows.
-  if (side > 0 && std::max(width, height) <= kOneWindowSlack * side) side = std::max(width, height);
+  if (side > 0 && longer <= kOneWindowSlack * side) side = longer;
   else if (side > 0) side = fewest_windows_side(width, height, side, kOneWindowSlack);
   return {side, side > 0 ? plan_regions(width, height, side) : std::vector<Region>{whole}};
 }

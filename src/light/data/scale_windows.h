@@ -75,7 +75,8 @@ void for_each_window_batch(const std::vector<InferenceWindow>& windows,
                                                     const std::vector<const std::vector<float>*>& pixels)>& fn);
 
 // Every window the model reads for a tile whose model-order words are `words` (select_words, test
-// order): with word_height > 0, the scale windows of plan_regions (stride 0.5; one window of the
+// order): with word_height > 0, the scale windows of plan_regions (stride 0.5; a tile smaller than
+// a window: one window of the full side centred on it, white around the tile; one window of the
 // tile's longer side when that is at most kOneWindowSlack window sides, else windows of
 // fewest_windows_side with that slack), else the whole tile;
 // each cut into token windows (plan_windows) when its words do not fit `length` tokens. A word's
