@@ -2,6 +2,7 @@
 // and its guards. The page itself is driven in a real browser by tests/view_browser.sh.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -122,4 +123,16 @@ TEST(ViewCli, WritesAWholePageOrNothing) {
                 "/page3' -q");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.err.find("--task"), std::string::npos) << r.err;
+}
+
+TEST(ViewPyramid, ReadsThroughGdalWhatOpenCvCannot) {
+  // The same map as ENVI raw (a format GDAL reads and OpenCV does not): the same tiles, byte for byte.
+  const std::string dir = test::temp_dir();
+  const std::string png = test::source_path("data/synth-example/topographic-1500.png");
+  ASSERT_EQ(std::system(("gdal_translate -q -of ENVI '" + png + "' '" + dir + "/map.img'").c_str()), 0) << "gdal-bin is needed";
+  const view::Pyramid a = view::write_pyramid(png, dir + "/a");
+  const view::Pyramid b = view::write_pyramid(dir + "/map.img", dir + "/b");
+  EXPECT_EQ(b.width, 1500);
+  EXPECT_EQ(a.tiles, b.tiles);
+  for (const char* t : {"/11/0_0.jpg", "/11/5_5.jpg", "/8/0_0.jpg"}) EXPECT_EQ(test::read_text(dir + "/a" + t), test::read_text(dir + "/b" + t)) << t;
 }

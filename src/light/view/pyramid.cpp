@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "light/error.h"
+#include "light/geo/raster.h"
 
 namespace light::view {
 
@@ -49,7 +50,13 @@ Pyramid write_pyramid(const std::string& image_path, const std::string& folder, 
                       const std::function<void()>& on_tile) {
   check(o);
   cv::Mat img = cv::imread(image_path, cv::IMREAD_COLOR);
-  if (img.empty()) throw Error(image_path + ": cannot read the image (missing, or not an image format OpenCV reads)");
+  if (img.empty())  // formats OpenCV does not read but GDAL does (JPEG 2000 without OpenJPEG, tiled GeoTIFF variants)
+    if (const auto size = geo::raster_size(image_path))
+      if (const auto rgb = geo::read_rgb_resized(image_path, size->first, size->second)) {
+        const cv::Mat view(rgb->height, rgb->width, CV_8UC3, const_cast<uint8_t*>(rgb->rgb.data()));
+        cv::cvtColor(view, img, cv::COLOR_RGB2BGR);
+      }
+  if (img.empty()) throw Error(image_path + ": cannot read the image (missing, or not an image format OpenCV or GDAL reads)");
   Pyramid p;
   p.width = img.cols, p.height = img.rows;
   p.max_level = max_level_of(p.width, p.height);

@@ -26,7 +26,7 @@ struct Pyramid {
 // The number of tiles of a width x height image's pyramid.
 size_t pyramid_tile_count(int width, int height, const PyramidOptions& options = {});
 
-// Cuts `image_path` (any format OpenCV reads) into a pyramid in `folder` (created). `on_tile` is
+// Cuts `image_path` (any format OpenCV reads, else GDAL: JPEG 2000, raw rasters) into a pyramid in `folder` (created). `on_tile` is
 // called after each tile (progress). light::Error naming the image when it cannot be read.
 Pyramid write_pyramid(const std::string& image_path, const std::string& folder, const PyramidOptions& options = {},
                       const std::function<void()>& on_tile = {});
