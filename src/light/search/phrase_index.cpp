@@ -460,7 +460,7 @@ std::vector<Match> PhraseIndex::find(const std::string& query, const FindOptions
       if (m.counts[id] >= need) candidates.push_back(id);
       m.counts[id] = 0;
     }
-    std::sort(candidates.begin(), candidates.end());
+    // (in any order: the matches are sorted, ties by phrase index)
   } else {
     candidates.resize(m.n);
     for (size_t i = 0; i < m.n; ++i) candidates[i] = static_cast<uint32_t>(i);
