@@ -1,4 +1,4 @@
-// `light search`: place names among linked phrases, tolerant of recognition errors (docs/search.md).
+// `light search`: place names among linked phrases, tolerant of recognition errors (docs/view-and-search.md).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "light/cli/commands.h"
 #include "light/error.h"
+#include "light/geometry/polygon.h"
 #include "light/search/phrase_index.h"
 #include "light/util/fs.h"
 
@@ -95,11 +96,13 @@ void run_search(const SearchArgs& a) {
   }
   for (const auto& m : matches) {
     const search::Phrase p = index.phrase(m.phrase);
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (const auto& w : p.words)
-      for (const auto& v : w.vertices) x0 = std::min(x0, v.x), y0 = std::min(y0, v.y), x1 = std::max(x1, v.x), y1 = std::max(y1, v.y);
+    geometry::Polygon all;
+    for (const auto& w : p.words) all.insert(all.end(), w.vertices.begin(), w.vertices.end());
     std::string where = p.image + " phrase " + std::to_string(p.group);
-    if (x0 <= x1) where += " at x " + fixed(x0, 0) + "-" + fixed(x1, 0) + ", y " + fixed(y0, 0) + "-" + fixed(y1, 0);
+    if (!all.empty()) {
+      const geometry::BBox b = geometry::bbox(all);
+      where += " at x " + fixed(b.x0, 0) + "-" + fixed(b.x1, 0) + ", y " + fixed(b.y0, 0) + "-" + fixed(b.y1, 0);
+    }
     if (p.lonlat) where += ", lon " + fixed(p.lonlat->x, 5) + " lat " + fixed(p.lonlat->y, 5);
     std::printf("%-32s %u edit%s%s  %s (%s)\n", ("\"" + p.text() + "\"").c_str(), m.edits, m.edits == 1 ? "" : "s",
                 m.whole ? "" : " (part)", where.c_str(), p.file.c_str());

@@ -1,4 +1,4 @@
-// `light view`: a web page of linked phrases over their maps (docs/view.md).
+// `light view`: a web page of linked phrases over their maps (docs/view-and-search.md).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>

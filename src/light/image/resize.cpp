@@ -182,21 +182,26 @@ inline uint8_t clip8(int32_t v) {
 constexpr int64_t kParallelWork = int64_t{1} << 22;  // kernel taps of a pass worth spreading over threads
 
 // One row's horizontal pass: out_w pixels from `row` under the taps (bounds bh, weights kh of ksh).
-void horizontal_row(const uint8_t* row, uint8_t* out, int out_w, const std::vector<int>& bh, const std::vector<int32_t>& kh, int ksh) {
-  for (int xx = 0; xx < out_w; ++xx) {
-    const int xmin = bh[xx * 2], xmax = bh[xx * 2 + 1];
-    const int32_t* k = &kh[static_cast<size_t>(xx) * ksh];
-    int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
-    for (int x = 0; x < xmax; ++x) {
-      const uint8_t* p = row + (x + xmin) * 3;
-      s0 += p[0] * k[x];
-      s1 += p[1] * k[x];
-      s2 += p[2] * k[x];
-    }
-    out[xx * 3] = clip8(s0);
-    out[xx * 3 + 1] = clip8(s1);
-    out[xx * 3 + 2] = clip8(s2);
+// One output pixel (3 bytes at `out`): the n taps k over the input pixels p, p + stride, ... (bytes),
+// PIL's fixed-point sum and rounding. kStride: the stride known when compiling (a row's pixels: 3),
+// 0 when it is `stride` (a column's); the known one keeps the horizontal pass as fast as by hand.
+template <size_t kStride>
+inline void apply_taps(const uint8_t* p, size_t stride, const int32_t* k, int n, uint8_t* out) {
+  const size_t step = kStride ? kStride : stride;
+  int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
+  for (int i = 0; i < n; ++i, p += step) {
+    s0 += p[0] * k[i];
+    s1 += p[1] * k[i];
+    s2 += p[2] * k[i];
   }
+  out[0] = clip8(s0);
+  out[1] = clip8(s1);
+  out[2] = clip8(s2);
+}
+
+void horizontal_row(const uint8_t* row, uint8_t* out, int out_w, const std::vector<int>& bh, const std::vector<int32_t>& kh, int ksh) {
+  for (int xx = 0; xx < out_w; ++xx)
+    apply_taps<3>(row + bh[xx * 2] * 3, 3, &kh[static_cast<size_t>(xx) * ksh], bh[xx * 2 + 1], out + xx * 3);
 }
 
 // The vertical pass over `src` (its rows from the first one the taps use): out_h rows.
@@ -210,18 +215,8 @@ RgbImage vertical_pass(const RgbImage& src, int out_h, const std::vector<int>& b
     const int ymin = bv[yy * 2], ymax = bv[yy * 2 + 1];
     const int32_t* k = &kv[static_cast<size_t>(yy) * ksv];
     uint8_t* o = &out.rgb[static_cast<size_t>(yy) * out.width * 3];
-    for (int xx = 0; xx < out.width; ++xx) {
-      int32_t s0 = 1 << (kPrecisionBits - 1), s1 = s0, s2 = s0;
-      for (int y = 0; y < ymax; ++y) {
-        const uint8_t* p = &src.rgb[(static_cast<size_t>(y + ymin) * src.width + xx) * 3];
-        s0 += p[0] * k[y];
-        s1 += p[1] * k[y];
-        s2 += p[2] * k[y];
-      }
-      o[xx * 3] = clip8(s0);
-      o[xx * 3 + 1] = clip8(s1);
-      o[xx * 3 + 2] = clip8(s2);
-    }
+    for (int xx = 0; xx < out.width; ++xx)
+      apply_taps<0>(&src.rgb[(static_cast<size_t>(ymin) * src.width + xx) * 3], static_cast<size_t>(src.width) * 3, k, ymax, o + xx * 3);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include "light/error.h"
 #include "light/geo/raster.h"
+#include "light/geometry/polygon.h"
 #include "light/search/normalize.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
@@ -25,9 +26,8 @@ using Json = nlohmann::json;
 double round2(double v) { return std::round(v * 100.0) / 100.0; }
 
 maptext::Point centre(const std::vector<maptext::Point>& v) {
-  double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-  for (const auto& p : v) x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
-  return {(x0 + x1) / 2, (y0 + y1) / 2};
+  const geometry::BBox b = geometry::bbox(v);
+  return {(b.x0 + b.x1) / 2, (b.y0 + b.y1) / 2};
 }
 
 std::vector<const maptext::Word*> flat_words(const maptext::Tile& t) {
