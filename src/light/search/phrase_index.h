@@ -82,7 +82,7 @@ class PhraseIndex {
   std::vector<Source> sources() const;
   size_t bytes() const;  // the index's size in memory and on disk
 
-  // The matches of `query`, best first: fewest edits, then whole phrases before parts, then lower
+  // The matches of `query`, best first (one find at a time on one index: it reuses a counter array): fewest edits, then whole phrases before parts, then lower
   // distance, then index order. A query that normalises to nothing matches nothing.
   std::vector<Match> find(const std::string& query, const FindOptions& options = {}) const;
 
