@@ -2,19 +2,20 @@
 # Reproduces the bundled default model (models/light-small) from nothing: synthetic training and
 # validation maps (`light synth`, every style and scale), then `light train` from random weights with
 # the recipe below (and an optional second stage with the focal terms' "no successor" target), the
-# decoding factor calibrated on the validation tiles, and the best epoch copied into the model folder.
+# decoding calibrated on tiles of its own, and the best epoch copied into the model folder.
 #
 #   bash scripts/train-default-model.sh [OUT]      (default OUT: build/default-model)
 #   bash scripts/train-default-model.sh --smoke OUT  (a few tiny tiles, the tiny config, an epoch a stage: minutes)
 #
 # Reruns skip what is done; an interrupted training resumes from its run folder's last/. On the
 # reference machine (2 cores) the data take about 15 minutes, loading them 3, an epoch of 1,600
-# tiles 7-10 minutes: about 1.5 hours in all (8 epochs).
-# Settings (environment): TRAIN=1600 VAL=60 tiles, EPOCHS=14 (the first stage's cosine horizon), STOP1=8
+# tiles 7-10 minutes, the decoding's calibration 30 (40 runs over 200 tiles): about 2 hours in all.
+# Settings (environment): TRAIN=1600 VAL=60 CALIB=200 tiles (CALIB: the decoding's calibration), EPOCHS=14 (the first stage's cosine horizon), STOP1=8
 # (its last epoch), STAGE2_EPOCHS=0 (3: the second stage measured), LR=3e-4, LR2=1e-4, WARMUP=300, DECAY=cosine, CONFIG=small,
 # HEAD=pairwise, WINDOW=0.022 (median word height over a window's side), THREADS=0 (all cores),
-# BIASES="1 2 3 3.5 4 4.5" (the no-successor factors tried on the validation tiles; with a second stage
-# "0.5 0.75 1 1.5 2 3 4"), INSTALL=models/light-small
+# BIASES="2.5 3 3.5 4" (the no-successor factors tried on the calibration tiles; with a second stage
+# "0.5 0.75 1 1.5 2 3 4"), EXPONENTS="0 0.2 0.4 0.6 0.8" (their exponents in the words around a word),
+# ABOVES="1 0.1" (the reading prior's factors; 40 calibration runs in all, 40-50 s each), INSTALL=models/light-small
 # (where the result is copied; empty: nowhere), LIGHT=build/light.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,13 +24,14 @@ if [ "${1:-}" = "--smoke" ]; then SMOKE=1; shift; fi
 OUT=${1:-build/default-model}
 LIGHT=${LIGHT:-build/light}
 if [ $SMOKE = 1 ]; then
-  TRAIN=${TRAIN:-6} VAL=${VAL:-2} EPOCHS=${EPOCHS:-2} STOP1=${STOP1:-1} STAGE2_EPOCHS=${STAGE2_EPOCHS:-1} CONFIG=${CONFIG:-tiny} SIZE_ARGS="--size 600-1200" BIASES=${BIASES:-"1 3"}
+  TRAIN=${TRAIN:-6} VAL=${VAL:-2} CALIB=${CALIB:-2} EPOCHS=${EPOCHS:-2} STOP1=${STOP1:-1} STAGE2_EPOCHS=${STAGE2_EPOCHS:-1} CONFIG=${CONFIG:-tiny} SIZE_ARGS="--size 600-1200" BIASES=${BIASES:-"1 3"} EXPONENTS=${EXPONENTS:-"0 0.4"} ABOVES=${ABOVES:-"0.1"}
   INSTALL=${INSTALL:-}
 else
-  TRAIN=${TRAIN:-1600} VAL=${VAL:-60} EPOCHS=${EPOCHS:-14} STOP1=${STOP1:-8} STAGE2_EPOCHS=${STAGE2_EPOCHS:-0} CONFIG=${CONFIG:-small} SIZE_ARGS=""
+  TRAIN=${TRAIN:-1600} VAL=${VAL:-60} CALIB=${CALIB:-200} EPOCHS=${EPOCHS:-14} STOP1=${STOP1:-8} STAGE2_EPOCHS=${STAGE2_EPOCHS:-0} CONFIG=${CONFIG:-small} SIZE_ARGS=""
   INSTALL=${INSTALL-models/light-small}
 fi
-if [ "$STAGE2_EPOCHS" -gt 0 ]; then BIASES=${BIASES:-"0.5 0.75 1 1.5 2 3 4"}; else BIASES=${BIASES:-"1 2 3 3.5 4 4.5"}; fi
+if [ "$STAGE2_EPOCHS" -gt 0 ]; then BIASES=${BIASES:-"0.5 0.75 1 1.5 2 3 4"}; else BIASES=${BIASES:-"2.5 3 3.5 4"}; fi
+EXPONENTS=${EXPONENTS:-"0 0.2 0.4 0.6 0.8"} ABOVES=${ABOVES:-"1 0.1"}
 LR=${LR:-3e-4} LR2=${LR2:-1e-4} WARMUP=${WARMUP:-300} DECAY=${DECAY:-cosine} HEAD=${HEAD:-pairwise} WINDOW=${WINDOW:-0.022} THREADS=${THREADS:-0}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$OUT"
@@ -38,6 +40,7 @@ start=$(date +%s)
 # 1. Data: every map style, tile side, density and word height of `light synth`'s default.
 [ -f "$OUT/train/annotations.json" ] || "$LIGHT" synth --out "$OUT/train" --count "$TRAIN" --seed 2101 $SIZE_ARGS --threads "$THREADS" --overwrite
 [ -f "$OUT/val/annotations.json" ] || "$LIGHT" synth --out "$OUT/val" --count "$VAL" --seed 2111 $SIZE_ARGS --threads "$THREADS" --overwrite
+[ -f "$OUT/calib/annotations.json" ] || "$LIGHT" synth --out "$OUT/calib" --count "$CALIB" --seed 2112 $SIZE_ARGS --threads "$THREADS" --overwrite
 
 # 2. Training from random weights (resumed when a run is under way): a cosine schedule over EPOCHS
 #    epochs, stopped after epoch STOP1 (the bundled model's first stage: 8 of 14; its best epoch, the
@@ -76,23 +79,30 @@ if [ "$STAGE2_EPOCHS" -gt 0 ]; then
   FINAL="$RUN2"
 fi
 
-# 4. Decoding calibrated on the validation tiles: the factor on each word's "no successor"
-#    probability with the best link F (docs/default-model.md).
-best_bias=1 best_f=-1
-for b in $BIASES; do
-  "$LIGHT" link --model "$FINAL/best" --words "$OUT/val/annotations.json" --images "$OUT/val/images" \
-    --no-successor-bias "$b" -o "$OUT/calibrate-$b.json" -q --threads "$THREADS" 2> /dev/null
-  f=$("$LIGHT" eval --gt "$OUT/val/annotations.json" --pred "$OUT/calibrate-$b.json" --task detedges | grep -o '"edges_fscore": [0-9.e-]*' | awk '{ print $2 }')
-  echo "calibration: no-successor bias $b: validation edges F $f"
-  if awk -v f="$f" -v b="$best_f" 'BEGIN { exit !(f > b) }'; then best_bias=$b best_f=$f; fi
+# 4. Decoding calibrated on the CALIB tiles, apart from the validation tiles that chose the epoch (link/decoding_prior.h): the factor on each word's
+#    "no successor" probability, its exponent in the words around the word, and the reading prior's
+#    factor on a candidate above the word, the triple with the best link F (docs/default-model.md).
+best_bias=1 best_exp=0 best_above=1 best_f=-1
+for a in $ABOVES; do
+  for e in $EXPONENTS; do
+    for b in $BIASES; do
+      "$LIGHT" link --model "$FINAL/best" --words "$OUT/calib/annotations.json" --images "$OUT/calib/images" \
+        --no-successor-bias "$b" --no-successor-exponent "$e" --reading-prior-above "$a" \
+        -o "$OUT/calibrate.json" -q --threads "$THREADS" 2> /dev/null
+      f=$("$LIGHT" eval --gt "$OUT/calib/annotations.json" --pred "$OUT/calibrate.json" --task detedges | grep -o '"edges_fscore": [0-9.e-]*' | awk '{ print $2 }')
+      echo "calibration: no-successor bias $b, exponent $e, reading prior $a: calibration tiles' edges F $f"
+      if awk -v f="$f" -v b="$best_f" 'BEGIN { exit !(f > b) }'; then best_bias=$b best_exp=$e best_above=$a best_f=$f; fi
+    done
+  done
 done
-echo "calibration: no-successor bias $best_bias (validation edges F $best_f)"
+echo "calibration: no-successor bias $best_bias, exponent $best_exp, reading prior $best_above (calibration tiles' edges F $best_f)"
 
 # 5. The best epoch (lowest validation loss) with that bias is the model.
 if [ -n "$INSTALL" ]; then
   mkdir -p "$INSTALL"
   cp "$FINAL/best/model.safetensors" "$FINAL/best/vocab.json" "$FINAL/best/merges.txt" "$INSTALL/"
-  grep -v '"no_successor_bias"' "$FINAL/best/config.json" | sed "1a\\ \"no_successor_bias\": $best_bias," > "$INSTALL/config.json.tmp"
+  grep -v '"no_successor_bias"\|"no_successor_exponent"\|"reading_prior_above"' "$FINAL/best/config.json" |
+    sed "1a\\ \"no_successor_bias\": $best_bias,\n \"no_successor_exponent\": $best_exp,\n \"reading_prior_above\": $best_above," > "$INSTALL/config.json.tmp"
   mv "$INSTALL/config.json.tmp" "$INSTALL/config.json"
   cp "$RUN/log.jsonl" "$INSTALL/training-log.jsonl"
   if [ "$FINAL" != "$RUN" ]; then cp "$FINAL/log.jsonl" "$INSTALL/training-log-stage2.jsonl"; else rm -f "$INSTALL/training-log-stage2.jsonl"; fi

@@ -3,7 +3,7 @@
 # against the same words cut into 2000 x 2000 tiles and linked tile by tile. Reports how many of the
 # tiles' phrases the whole map gives phrase for phrase, how many phrases cross tile borders (which
 # tiles cannot link) and how many of those the whole map recovers, link F both ways, and that every
-# word is in the output once; exits 1 when a word is lost or doubled, fewer than 95 % of the tiles'
+# word is in the output once; exits 1 when a word is lost or doubled, fewer than 93 % of the tiles'
 # phrases come out whole, or no crossing phrase is recovered (ctest runs it). docs/performance.md
 # ("Whole maps") holds the result.
 #
@@ -88,6 +88,6 @@ print(f"multi-word phrases inside one tile recovered exactly by the whole map: {
 print(f"link F (detedges) of the whole map: {f_whole}")
 # What ctest holds it to: no word lost or doubled, the tiles' phrases (nearly) all given whole, and
 # phrases across tile borders recovered.
-ok = len(seen) == len(set(seen)) == gt_words and same >= 0.95 * len(tiled_phrases) and recovered > 0
+ok = len(seen) == len(set(seen)) == gt_words and same >= 0.93 * len(tiled_phrases) and recovered > 0
 sys.exit(0 if ok else 1)
 PY

@@ -156,6 +156,13 @@ TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
     return p == std::string::npos ? -1.0 : std::stod(e.out.substr(p + 16));
   };
   EXPECT_GT(fscore(dir + "/m.json"), fscore(dir + "/d.json"));
+  // The decoding's settings out of range: refused by name, nothing written.
+  for (const std::string bad : {"--reading-prior-above 2", "--no-successor-exponent 9"}) {
+    r = run_light("link --words " + q(tile + "/annotations.json") + " --images " + q(tile) + " " + bad + " -o " + q(dir + "/bad.json") + " -q");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find(bad.substr(0, bad.find(' ')) + ": expected"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/bad.json"));
+  }
   std::filesystem::remove_all(dir);
 }
 

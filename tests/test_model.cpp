@@ -805,6 +805,23 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   c.no_successor_bias = 3.5;
   write_model_config(dir + "/p.json", c);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").no_successor_bias, 3.5);
+  // The rest of the decoding prior (link/decoding_prior.h): absent unless set, then read back.
+  EXPECT_EQ(read_file(dir + "/b.json").find("no_successor_exponent"), std::string::npos);
+  EXPECT_EQ(read_file(dir + "/b.json").find("reading_prior_above"), std::string::npos);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/b.json").no_successor_exponent, 0.0);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/b.json").reading_prior_above, 1.0);
+  c.no_successor_exponent = 0.4;
+  c.reading_prior_above = 0.1;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").no_successor_exponent, 0.4);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").reading_prior_above, 0.1);
+  test::write_text(dir + "/bad.json", "{\"reading_prior_above\": 2}");
+  try {
+    read_model_config(dir + "/bad.json");
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: reading_prior_above: expected a factor in [0, 1]"), std::string::npos) << e.what();
+  }
   // How polygons reach the model: absent (keep, the reference's) unless resampled.
   EXPECT_EQ(read_file(dir + "/b.json").find("polygon_points"), std::string::npos);
   EXPECT_EQ(read_model_config(dir + "/b.json").polygon_points, light::data::PolygonPoints::Keep);
@@ -898,6 +915,10 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
     for (const auto& g : t.groups) EXPECT_EQ(g.size(), 1u);
   lo.no_successor_bias = -1;
   EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  lo.no_successor_bias = 0;
+  lo.reading_prior_above = 2.0;
+  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  lo.reading_prior_above.reset();
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";

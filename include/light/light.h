@@ -11,6 +11,7 @@
 // throws light::Error (light/error.h) with a complete message on bad input or options.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,9 @@ struct LinkByModelOptions {
   int threads = 0;             // LibTorch threads (0: all cores)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
+  // Set: instead of the model's: that factor times (window's words / 50)^exponent; a candidate above
+  // the word, in its reading frame, times reading_prior_above (docs/commands.md, `light link`).
+  std::optional<double> no_successor_exponent, reading_prior_above;
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;

@@ -62,6 +62,10 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--max-length", args->max_length, "Token window (with --model)")->capture_default_str();
   cmd->add_option("--no-successor-bias", args->no_successor_bias,
                   "Multiply each word's \"no successor\" probability by this before decoding (default: the model's config; 1: the paper's)");
+  cmd->add_option("--no-successor-exponent", args->no_successor_exponent,
+                  "... times (words within a window around it / 50) to this power (default: the model's config; 0: the same for every word)");
+  cmd->add_option("--reading-prior-above", args->reading_prior_above,
+                  "Multiply a candidate successor lying above the word, in its reading frame, by this (default: the model's config; 1: none)");
   cmd->add_option("--polygon-points", args->polygon_points,
                   "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
                   "polygon_points; docs/commands.md)")

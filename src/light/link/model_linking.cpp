@@ -8,6 +8,7 @@
 #include "light/geo/raster.h"
 #include "light/image/resize.h"
 #include "light/link/decode.h"
+#include "light/link/decoding_prior.h"
 #include "light/link/paths.h"
 #include "light/model/predictor.h"
 #include "light/text/bpe.h"
@@ -22,7 +23,7 @@ struct ModelLinker::Impl {
   data::SpecialIds special;
   data::Tokenize tokenize;
   int max_length;
-  double self_bias;
+  DecodingPrior prior;
   data::PolygonPoints polygon_points;
   std::string source;
   Impl(const std::string& model_dir, const ModelLinkOptions& opt)
@@ -30,13 +31,25 @@ struct ModelLinker::Impl {
         tok(text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir)),
         special(tok.special_ids()),
         max_length(opt.max_length),
-        self_bias(opt.no_successor_bias),
         polygon_points(opt.polygon_points.empty() ? model.config().polygon_points
                                                   : data::parse_polygon_points(opt.polygon_points, "--polygon-points")),
         source(opt.source.empty() ? "words" : opt.source) {
     if (!(std::isfinite(opt.no_successor_bias) && opt.no_successor_bias >= 0 && opt.no_successor_bias <= 1e6))
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
+    const model::ModelConfig& c = model.config();
+    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above};
+    if (opt.no_successor_bias > 0) prior.no_successor_bias = opt.no_successor_bias;
+    if (opt.no_successor_exponent) {
+      if (!(std::isfinite(*opt.no_successor_exponent) && std::abs(*opt.no_successor_exponent) <= 4))
+        throw Error("--no-successor-exponent: expected an exponent in [-4, 4], got " + std::to_string(*opt.no_successor_exponent));
+      prior.no_successor_exponent = *opt.no_successor_exponent;
+    }
+    if (opt.reading_prior_above) {
+      if (!(std::isfinite(*opt.reading_prior_above) && *opt.reading_prior_above >= 0 && *opt.reading_prior_above <= 1))
+        throw Error("--reading-prior-above: expected a factor in [0, 1], got " + std::to_string(*opt.reading_prior_above));
+      prior.above = *opt.reading_prior_above;
+    }
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     tokenize = [this, vocab](const std::string& w) {
       std::vector<int64_t> ids = tok.encode_word(w);
@@ -103,8 +116,11 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
       at_scale);
   if (windows > 1) ++r.windowed_tiles;
   data::SparseRows P, Q, raw, raw_bi;
-  merge.finish(P, Q, impl_->self_bias > 0 ? impl_->self_bias : config.no_successor_bias);
-  merge.finish(raw, raw_bi, 1.0);  // the model's own probabilities, written with each link
+  merge.finish(raw, raw_bi);  // the model's own probabilities, written with each link
+  P = raw, Q = raw_bi;
+  apply_decoding_prior(P, Q, reading_frames(seen, sources, impl_->prior),
+                       config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width, height,
+                       impl_->prior);
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw);
   r.cycles_broken += static_cast<size_t>(cycles);

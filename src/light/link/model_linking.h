@@ -2,6 +2,7 @@
 // (No LibTorch here: the model is a model::Predictor.)
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "light/data/model_polygons.h"
@@ -16,6 +17,8 @@ struct ModelLinkOptions {
   int threads = 0;            // LibTorch threads (0 = all cores)
   int max_length = 1000;      // token window
   double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
+  // Set: instead of the model config's no_successor_exponent and reading_prior_above (decoding_prior.h).
+  std::optional<double> no_successor_exponent, reading_prior_above;
   bool progress = false;
   // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
   std::string polygon_points;

@@ -63,6 +63,8 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.head != SuccessorHead::Bilinear) j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
+  if (c.no_successor_exponent != 0.0) j["no_successor_exponent"] = c.no_successor_exponent;
+  if (c.reading_prior_above != 1.0) j["reading_prior_above"] = c.reading_prior_above;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
@@ -151,6 +153,10 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           where, "window_word_height", "0 (no scale windows) or a fraction in (0, 0.5)", std::to_string(c.window_word_height));
   require(std::isfinite(c.no_successor_bias) && c.no_successor_bias > 0 && c.no_successor_bias <= 1e6, where, "no_successor_bias",
           "a positive factor (1: the paper's decoding)", std::to_string(c.no_successor_bias));
+  require(std::isfinite(c.no_successor_exponent) && std::abs(c.no_successor_exponent) <= 4, where, "no_successor_exponent",
+          "an exponent in [-4, 4] (0: the same factor in every window)", std::to_string(c.no_successor_exponent));
+  require(std::isfinite(c.reading_prior_above) && c.reading_prior_above >= 0 && c.reading_prior_above <= 1, where,
+          "reading_prior_above", "a factor in [0, 1] (1: no reading prior)", std::to_string(c.reading_prior_above));
 }
 
 SuccessorHead parse_successor_head(const std::string& name) {
@@ -312,6 +318,8 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   }
   get(j, "window_word_height", c.window_word_height, path);
   get(j, "no_successor_bias", c.no_successor_bias, path);
+  get(j, "no_successor_exponent", c.no_successor_exponent, path);
+  get(j, "reading_prior_above", c.reading_prior_above, path);
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
     c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");

@@ -72,6 +72,11 @@ struct ModelConfig {
   // multiplied by this before the words claim their successors; 1 (released checkpoints) = the
   // paper's decoding. Calibrated on validation tiles for a model whose "no successor" scores run low.
   double no_successor_bias = 1.0;
+  // ... times (m / 50)^no_successor_exponent, m the words within a window's side around the word; and the
+  // reading prior's factor on a candidate lying above the word (link/decoding_prior.h). 0 and 1
+  // (released checkpoints) leave the paper's decoding.
+  double no_successor_exponent = 0.0;
+  double reading_prior_above = 1.0;
   // How word polygons reach the polygon encoder (data/model_polygons.h): keep (released checkpoints:
   // the reference's first 16 points) or resample (models trained here: 16 points along the outline).
   data::PolygonPoints polygon_points = data::PolygonPoints::Keep;

@@ -18,6 +18,7 @@
 #include "light/eval/evaluator.h"
 #include "light/data/tile_image.h"
 #include "light/link/decode.h"
+#include "light/link/decoding_prior.h"
 #include "light/link/paths.h"
 #include "light/maptext.h"
 #include "light/model/checkpoint.h"
@@ -501,6 +502,7 @@ FineTuning::Validation FineTuning::validate() {
   maptext::Dataset linked;
   {
     torch::NoGradGuard no_grad;
+    const link::DecodingPrior prior{config_.no_successor_bias, config_.no_successor_exponent, config_.reading_prior_above};
     if (config_.window_word_height > 0) {
       // As `light link` reads a tile: every scale window, each word's rows from its most central one.
       for (const Example& e : val_ex_) {
@@ -518,9 +520,10 @@ FineTuning::Validation FineTuning::validate() {
           }
         });
         data::SparseRows P, Q;
-        merge.finish(P, Q, config_.no_successor_bias);
+        merge.finish(P, Q);
         std::vector<size_t> sources;
         for (const auto& w : words) sources.push_back(w.source);
+        link::apply_decoding_prior(P, Q, link::reading_frames(*e.tile, sources, prior), e.side, e.image.width, e.image.height, prior);
         linked.push_back(link::link_tile(*e.tile, sources, std::move(P), std::move(Q)));
       }
     }
@@ -542,15 +545,12 @@ FineTuning::Validation FineTuning::validate() {
         double sum = 0;
         for (size_t k = 0; k < o.tiles.size(); ++k) {
           sum += o.tiles[k].base_loss.item<double>();
-          model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
-          if (config_.no_successor_bias != 1.0)
-            for (int i = 0; i < sp.n; ++i) {
-              sp.probs[i * sp.n + i] = static_cast<float>(sp.probs[i * sp.n + i] * config_.no_successor_bias);
-              sp.bi_probs[i * sp.n + i] = static_cast<float>(sp.bi_probs[i * sp.n + i] * config_.no_successor_bias);
-            }
+          const model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
           std::vector<size_t> sources;
           for (const auto& w : ins.ins[k].words) sources.push_back(w.source);
-          by_tile[tiles[k]->tile] = link::link_tile(*tiles[k]->tile, sources, std::move(sp.probs), std::move(sp.bi_probs));
+          data::SparseRows P = data::SparseRows::from_dense(sp.probs, sp.n), Q = data::SparseRows::from_dense(sp.bi_probs, sp.n);
+          link::apply_decoding_prior(P, Q, link::reading_frames(*tiles[k]->tile, sources, prior), 0.0, 0.0, 0.0, prior);
+          by_tile[tiles[k]->tile] = link::link_tile(*tiles[k]->tile, sources, std::move(P), std::move(Q));
         }
         v.loss += sum;
         ++batches;

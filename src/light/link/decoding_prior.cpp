@@ -1,0 +1,95 @@
+#include "light/link/decoding_prior.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "light/error.h"
+#include "light/link/paths.h"
+
+namespace light::link {
+
+std::vector<geometry::ReadingFrame> reading_frames(const maptext::Tile& tile, const std::vector<size_t>& sources,
+                                                   const DecodingPrior& prior) {
+  std::vector<geometry::ReadingFrame> frames;
+  if (prior.above == 1.0 && prior.no_successor_exponent == 0.0) return frames;
+  const auto flat = flatten(tile);
+  frames.reserve(sources.size());
+  for (size_t s : sources) {
+    if (s >= flat.size()) throw Error("decoding prior: word " + std::to_string(s) + " of a tile of " + std::to_string(flat.size()));
+    frames.push_back(geometry::reading_frame(flat[s]->vertices));
+  }
+  return frames;
+}
+
+std::vector<size_t> words_around(const std::vector<geometry::ReadingFrame>& frames, double side, double width, double height) {
+  const size_t n = frames.size();
+  if (!(side > 0) || !std::isfinite(side)) return std::vector<size_t>(n, n);
+  std::vector<std::pair<double, double>> c(n);  // centres
+  for (size_t k = 0; k < n; ++k)
+    c[k] = {0.5 * (frames[k].start.x + frames[k].end.x), 0.5 * (frames[k].start.y + frames[k].end.y)};
+  std::vector<size_t> by_x(n);
+  for (size_t k = 0; k < n; ++k) by_x[k] = k;
+  std::sort(by_x.begin(), by_x.end(), [&](size_t a, size_t b) { return c[a].first < c[b].first; });
+  std::vector<double> xs(n);
+  for (size_t k = 0; k < n; ++k) xs[k] = c[by_x[k]].first;
+  // The window's span along one axis: centred on v, moved inside [0, length]; the whole axis when
+  // the tile is no longer than a side.
+  const auto span = [side](double v, double length) -> std::pair<double, double> {
+    if (!(length > side)) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    const double lo = std::clamp(v - 0.5 * side, 0.0, length - side);
+    return {lo, lo + side};
+  };
+  std::vector<size_t> out(n, 0);
+  for (size_t k = 0; k < n; ++k) {
+    const auto [x0, x1] = span(c[k].first, width);
+    const auto [y0, y1] = span(c[k].second, height);
+    const auto lo = std::lower_bound(xs.begin(), xs.end(), x0);
+    const auto hi = std::upper_bound(xs.begin(), xs.end(), x1);
+    for (auto it = lo; it != hi; ++it) {
+      const double y = c[by_x[static_cast<size_t>(it - xs.begin())]].second;
+      if (y >= y0 && y <= y1) ++out[k];
+    }
+  }
+  return out;
+}
+
+double rise_below(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to) {
+  const double ax = from.end.x - from.start.x, ay = from.end.y - from.start.y;
+  const double len = std::hypot(ax, ay);
+  if (!(len > 0) || !(from.height > 0)) return 0.0;
+  // Image coordinates (y down): the reading direction (1, 0) has "below" at (0, 1).
+  const double nx = -ay / len, ny = ax / len;
+  const double dx = 0.5 * (to.start.x + to.end.x - from.start.x - from.end.x);
+  const double dy = 0.5 * (to.start.y + to.end.y - from.start.y - from.end.y);
+  return (dx * nx + dy * ny) / from.height;
+}
+
+double no_successor_factor(const DecodingPrior& prior, size_t m) {
+  if (prior.no_successor_exponent == 0.0) return prior.no_successor_bias;
+  return prior.no_successor_bias * std::pow(static_cast<double>(std::max<size_t>(m, 1)) / kBiasWindowWords, prior.no_successor_exponent);
+}
+
+void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
+                          double window_side, double width, double height, const DecodingPrior& prior) {
+  if (prior.is_identity()) return;
+  const bool need_frames = prior.above != 1.0 || prior.no_successor_exponent != 0.0;
+  if (bi_probs.n != probs.n || (need_frames && frames.size() != static_cast<size_t>(probs.n)))
+    throw Error("decoding prior: " + std::to_string(probs.n) + " successor rows, " + std::to_string(bi_probs.n) +
+                " predecessor rows and " + std::to_string(frames.size()) + " word frames");
+  const std::vector<size_t> around =
+      prior.no_successor_exponent != 0.0 ? words_around(frames, window_side, width, height) : std::vector<size_t>(static_cast<size_t>(probs.n), 0);
+  const float above = static_cast<float>(prior.above);
+  for (int i = 0; i < probs.n; ++i) {
+    const size_t r = static_cast<size_t>(i);
+    const float self = static_cast<float>(no_successor_factor(prior, around[r]));
+    for (auto& [j, p] : probs.rows[r])
+      if (j == i) p *= self;
+      else if (above != 1.0f && rise_below(frames[r], frames[static_cast<size_t>(j)]) < -kAboveRise) p *= above;
+    for (auto& [j, q] : bi_probs.rows[r])
+      if (j == i) q *= self;
+      else if (above != 1.0f && rise_below(frames[static_cast<size_t>(j)], frames[r]) < -kAboveRise) q *= above;
+  }
+}
+
+}  // namespace light::link

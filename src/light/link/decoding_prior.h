@@ -1,0 +1,64 @@
+// Beyond the paper: what the decoder adds to the model's successor rows before the words claim their
+// successors (decode.h), each part calibrated on validation tiles and written in the model's
+// config.json (docs/default-model.md "Decoding calibrated on validation tiles"). The defaults leave
+// the rows as the model gave them: the paper's decoding, as released checkpoints expect.
+//
+// - The "no successor" factor: each word's own entries ("no successor", "no predecessor") times
+//   no_successor_bias x (m / kBiasWindowWords)^no_successor_exponent, m the words around it: those a
+//   window of the trained scale centred on it (moved inside the tile) holds, itself included. A model whose "no successor" scores run
+//   low needs a factor above 1; how far above depends on how many words share the window's softmax.
+//   Counted around each word, not per window read, so that a tile and the whole map it was cut from
+//   give a word the same factor whatever windows cover them.
+// - The reading prior: a phrase reads along its line and on to the line below, so a candidate lying
+//   above the word, in the word's own reading frame, is rarely its successor; its entry is multiplied
+//   by `above` (and likewise, in the predecessor rows, a candidate lying below).
+#pragma once
+#include <vector>
+
+#include "light/data/sparse_rows.h"
+#include "light/geometry/polygon.h"
+#include "light/maptext.h"
+
+namespace light::link {
+
+// The words around a word at which the "no successor" factor is no_successor_bias itself.
+inline constexpr double kBiasWindowWords = 50.0;
+// "Above": the candidate's centre more than this many of the word's heights beyond the line through
+// the word's centre along its reading direction (a curved label's next word rises less than this).
+inline constexpr double kAboveRise = 0.75;
+
+struct DecodingPrior {
+  double no_successor_bias = 1.0;
+  double no_successor_exponent = 0.0;
+  double above = 1.0;
+  bool is_identity() const { return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0; }
+};
+
+// Each model word's reading frame: that of flatten(tile)[sources[k]]; none when the prior needs none
+// (above 1 and exponent 0).
+std::vector<geometry::ReadingFrame> reading_frames(const maptext::Tile& tile, const std::vector<size_t>& sources,
+                                                   const DecodingPrior& prior);
+
+// For each frame, how many frames' centres (the midpoint of start and end) lie in the square window
+// of `side` centred on its own, moved inside the width x height tile as inference windows lie (along
+// an axis where the tile is no longer than a side, the window spans the tile), itself included: a
+// word by the tile's edge counts a whole window's words, as the window the model reads it in holds.
+// side <= 0 or infinite: every frame.
+std::vector<size_t> words_around(const std::vector<geometry::ReadingFrame>& frames, double side, double width, double height);
+
+// How far (in `from`'s heights) the centre of `to` lies below the centre of `from`, across `from`'s
+// reading direction (negative: above). 0 for a frame of no length or height.
+double rise_below(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to);
+
+// The factor on the "no successor" entry of a word whose row holds m words.
+double no_successor_factor(const DecodingPrior& prior, size_t m);
+
+// Applies `prior` to the rows: probs(i, j) (j follows i) and bi_probs(i, j) (j precedes i).
+// frames[k]: model word k's reading frame (reading_frames); `window_side`: the side, in the frames'
+// pixels, of a window at the model's trained scale (data::window_side; 0 for a model that reads whole
+// tiles: every word is then around every other), on a width x height tile. light::Error when the
+// sizes disagree.
+void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
+                          double window_side, double width, double height, const DecodingPrior& prior);
+
+}  // namespace light::link

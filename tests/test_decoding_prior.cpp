@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "light/error.h"
+#include "light/link/decode.h"
+#include "light/link/decoding_prior.h"
+
+using namespace light;
+using link::DecodingPrior;
+
+namespace {
+// A word's reading frame: from (x0, y) to (x1, y) at height h.
+geometry::ReadingFrame frame(double x0, double x1, double y, double h) { return {{x0, y}, {x1, y}, h}; }
+
+data::SparseRows rows(const std::vector<std::vector<float>>& dense) {
+  std::vector<float> flat;
+  for (const auto& r : dense) flat.insert(flat.end(), r.begin(), r.end());
+  return data::SparseRows::from_dense(flat, static_cast<int>(dense.size()));
+}
+}  // namespace
+
+// Hand-worked: a word of height 20 along y = 100; a word centred 40 px lower lies 2 heights below, one
+// 40 px higher 2 above, one further along the same line 0; a word read top to bottom (its reading
+// direction (0, 1)) has "below" at -x.
+TEST(DecodingPrior, RiseIsMeasuredAcrossTheWordsOwnReadingDirectionInItsHeights) {
+  const auto a = frame(0, 100, 100, 20);
+  EXPECT_DOUBLE_EQ(link::rise_below(a, frame(0, 100, 140, 10)), 2.0);
+  EXPECT_DOUBLE_EQ(link::rise_below(a, frame(0, 100, 60, 10)), -2.0);
+  EXPECT_DOUBLE_EQ(link::rise_below(a, frame(150, 250, 100, 20)), 0.0);
+  const geometry::ReadingFrame down{{100, 0}, {100, 100}, 20};
+  EXPECT_DOUBLE_EQ(link::rise_below(down, geometry::ReadingFrame{{60, 0}, {60, 100}, 20}), 2.0);
+  EXPECT_DOUBLE_EQ(link::rise_below(down, geometry::ReadingFrame{{140, 0}, {140, 100}, 20}), -2.0);
+  EXPECT_DOUBLE_EQ(link::rise_below(geometry::ReadingFrame{{5, 5}, {5, 5}, 20}, a), 0.0);  // no length: no direction
+}
+
+TEST(DecodingPrior, NoSuccessorFactorGrowsWithTheWindowsWordsByTheExponent) {
+  DecodingPrior p{2.5, 0.4, 1.0};
+  EXPECT_DOUBLE_EQ(link::no_successor_factor(p, 50), 2.5);
+  EXPECT_NEAR(link::no_successor_factor(p, 5), 2.5 * std::pow(0.1, 0.4), 1e-12);  // 0.995
+  EXPECT_NEAR(link::no_successor_factor(p, 200), 2.5 * std::pow(4.0, 0.4), 1e-12);  // 4.35
+  p.no_successor_exponent = 0;
+  EXPECT_DOUBLE_EQ(link::no_successor_factor(p, 5), 2.5);
+}
+
+// Three words: 0 and 1 on one line (1 after 0), 2 on the line above them. Word 0's row puts 0.45 on
+// the word above, 0.40 on its neighbour: the paper's decoding links it upwards; the prior (x 0.1 on a
+// candidate above) links it to its neighbour. Own entries take the no-successor factor, others not.
+TEST(DecodingPrior, ACandidateAboveTheWordLosesToItsNeighbourOnTheLine) {
+  const std::vector<geometry::ReadingFrame> frames = {frame(0, 100, 100, 20), frame(120, 220, 100, 20), frame(0, 100, 60, 20)};
+  const std::vector<std::vector<float>> P = {{0.15f, 0.40f, 0.45f}, {0.10f, 0.80f, 0.10f}, {0.20f, 0.10f, 0.70f}};
+  const std::vector<std::vector<float>> Q = {{0.80f, 0.10f, 0.10f}, {0.50f, 0.40f, 0.10f}, {0.45f, 0.05f, 0.50f}};
+  EXPECT_EQ(link::decode_successors(rows(P), rows(Q)).successors, (std::vector<int>{2, 1, 2}));
+
+  data::SparseRows p = rows(P), q = rows(Q);
+  link::apply_decoding_prior(p, q, frames, 0.0, 0.0, 0.0, DecodingPrior{1.0, 0.0, 0.1});
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.045f);  // above word 0
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.40f);   // along its line
+  EXPECT_FLOAT_EQ(p.at(2, 0), 0.20f);   // word 0 lies below word 2: left alone
+  EXPECT_FLOAT_EQ(q.at(2, 0), 0.045f);  // "0 precedes 2": 2 would follow 0 upwards
+  EXPECT_FLOAT_EQ(q.at(0, 2), 0.10f);   // "2 precedes 0": reading down, left alone
+  EXPECT_EQ(link::decode_successors(p, q).successors, (std::vector<int>{1, 1, 2}));
+
+  // The identity prior changes nothing; a factor of 2 on own entries doubles exactly the diagonal.
+  data::SparseRows p1 = rows(P), q1 = rows(Q);
+  link::apply_decoding_prior(p1, q1, {}, 0.0, 0.0, 0.0, DecodingPrior{});
+  EXPECT_FLOAT_EQ(p1.at(0, 2), 0.45f);
+  link::apply_decoding_prior(p1, q1, {}, 0.0, 0.0, 0.0, DecodingPrior{2.0, 0.0, 1.0});
+  EXPECT_FLOAT_EQ(p1.at(0, 0), 0.30f);
+  EXPECT_FLOAT_EQ(q1.at(1, 1), 0.80f);
+  EXPECT_FLOAT_EQ(p1.at(0, 1), 0.40f);
+  // Frames that do not match the rows are an error, not a silent skip.
+  EXPECT_THROW(link::apply_decoding_prior(p1, q1, {frames[0]}, 0.0, 0.0, 0.0, DecodingPrior{1.0, 0.0, 0.1}), light::Error);
+}
+
+// Hand-worked: centres at x = 50, 150, 250, 1050 on one line (words 100 wide) of a 2000 x 2000 tile, a
+// window side of 250. Around 150: the window 25..275 holds 50, 150, 250. Around 50: the window centred
+// on it would start at -75; moved inside the tile it spans 0..250 and holds 50, 150, 250 (its edge
+// included). Around 250: 125..375, two. Around 1050: only itself. A tile no longer than a side along
+// an axis: the window spans it. No side: every word.
+TEST(DecodingPrior, WordsAroundCountTheCentresInAWindowMovedInsideTheTile) {
+  const std::vector<geometry::ReadingFrame> f = {frame(0, 100, 100, 20), frame(100, 200, 100, 20), frame(200, 300, 100, 20),
+                                                 frame(1000, 1100, 100, 20)};
+  EXPECT_EQ(link::words_around(f, 250, 2000, 2000), (std::vector<size_t>{3, 3, 2, 1}));
+  EXPECT_EQ(link::words_around(f, 0, 2000, 2000), (std::vector<size_t>{4, 4, 4, 4}));
+  EXPECT_EQ(link::words_around(f, 250, 200, 200), (std::vector<size_t>{4, 4, 4, 4}));  // tile smaller than a window
+  // A word 200 px lower is outside the 250-px window in y (the window 0..250 around y = 100).
+  EXPECT_EQ(link::words_around({frame(0, 100, 100, 20), frame(0, 100, 300, 20)}, 250, 2000, 2000), (std::vector<size_t>{1, 1}));
+}
+
+// The exponent at work: the lone word (1 around it) gets 2.5 x (1/50)^0.4 = 0.5 on its own entry, a
+// word with two others around it 2.5 x (3/50)^0.4.
+TEST(DecodingPrior, TheNoSuccessorFactorFollowsTheWordsAroundEachWord) {
+  const std::vector<geometry::ReadingFrame> f = {frame(0, 100, 100, 20), frame(100, 200, 100, 20), frame(200, 300, 100, 20),
+                                                 frame(1000, 1100, 100, 20)};
+  data::SparseRows p = rows({{0.4f, 0.6f, 0, 0}, {0, 0.5f, 0.5f, 0}, {0, 0, 1.0f, 0}, {0, 0, 0, 1.0f}});
+  data::SparseRows q = p;
+  link::apply_decoding_prior(p, q, f, 250, 2000, 2000, DecodingPrior{2.5, 0.4, 1.0});
+  EXPECT_NEAR(p.at(3, 3), 2.5 * std::pow(1.0 / 50, 0.4), 1e-6);
+  EXPECT_NEAR(p.at(1, 1), 0.5 * 2.5 * std::pow(3.0 / 50, 0.4), 1e-6);
+  EXPECT_NEAR(q.at(0, 0), 0.4 * 2.5 * std::pow(3.0 / 50, 0.4), 1e-6);
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.6f);
+}
