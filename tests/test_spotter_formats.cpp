@@ -94,6 +94,14 @@ TEST(SpotterFormats, BadFilesNameTheFileTheEntryAndTheField) {
       << error_of(dir + "/c.geojson");
   test::write_text(dir + "/d.json", R"({"words": []})");
   EXPECT_NE(error_of(dir + "/d.json").find("d.json: not a word file light reads"), std::string::npos);
+  // A "type" that is not a string is no type light reads (found by fuzz_spotter: it once escaped as
+  // nlohmann's type_error).
+  test::write_text(dir + "/e.json", R"({"type": 55})");
+  EXPECT_NE(error_of(dir + "/e.json").find("e.json: not a word file light reads"), std::string::npos) << error_of(dir + "/e.json");
+  test::write_text(dir + "/f.geojson", R"({"type": "FeatureCollection", "features": [{"geometry": {"type": 7, "coordinates": [[[0, 0], [1, 0], [1, 1]]]}}]})");
+  EXPECT_NE(error_of(dir + "/f.geojson").find("f.geojson: features[0].geometry: expected a Polygon or MultiPolygon, got 7"),
+            std::string::npos)
+      << error_of(dir + "/f.geojson");
   std::filesystem::remove_all(dir);
 }
 

@@ -16,6 +16,12 @@ using nlohmann::json;
 
 namespace {
 
+// An object's string member, "" when it is absent or not a string (a "type" of 55 is no type light reads).
+std::string string_field(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 Word word_of(std::vector<Point> pts, const json* text, const std::string& where) {
   if (pts.size() >= 2 && pts.front().x == pts.back().x && pts.front().y == pts.back().y) pts.pop_back();  // a closed ring
   if (pts.size() < 3) throw Error(where + ": needs at least 3 [x, y] points, got " + std::to_string(pts.size()));
@@ -67,14 +73,14 @@ std::vector<Tile> geojson_tiles(const json& j, const std::string& path, std::vec
     const std::string where = path + ": features[" + std::to_string(f) + "]";
     if (!ft.is_object() || !ft.contains("geometry") || !ft["geometry"].is_object()) throw Error(where + ": missing \"geometry\"");
     const json& g = ft["geometry"];
-    const std::string type = g.value("type", "");
+    const std::string type = string_field(g, "type");
     if (!g.contains("coordinates")) throw Error(where + ".geometry: missing \"coordinates\"");
     const json* ring = nullptr;
     if (type == "Polygon" && g["coordinates"].is_array() && !g["coordinates"].empty()) ring = &g["coordinates"][0];
     else if (type == "MultiPolygon" && g["coordinates"].is_array() && !g["coordinates"].empty() && g["coordinates"][0].is_array() &&
              !g["coordinates"][0].empty())
       ring = &g["coordinates"][0][0];
-    else throw Error(where + ".geometry: expected a Polygon or MultiPolygon, got \"" + type + "\"");
+    else throw Error(where + ".geometry: expected a Polygon or MultiPolygon, got " + (g.contains("type") ? g["type"].dump() : "no \"type\""));
     const json empty = json::object();
     const json& props = ft.contains("properties") && ft["properties"].is_object() ? ft["properties"] : empty;
     const auto text = props.find("text");
@@ -105,7 +111,7 @@ std::string parse_one(const std::string& text, const std::string& path, Dataset&
     data.push_back(annotations_tile(j, path));
     return "annotations";
   }
-  if (j.is_object() && j.value("type", "") == "FeatureCollection") {
+  if (j.is_object() && string_field(j, "type") == "FeatureCollection") {
     for (auto& t : geojson_tiles(j, path, notes)) data.push_back(std::move(t));
     return "geojson";
   }
