@@ -54,7 +54,7 @@ struct LinkByModelOptions {
   int threads = 0;             // LibTorch threads (0: all cores)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
-  // Set: instead of the model's: that factor times (window's words / 50)^exponent; a candidate above
+  // Set: instead of the model's: that factor times (words around the word / 50)^exponent; a candidate above
   // the word, in its reading frame, times reading_prior_above (docs/commands.md, `light link`).
   std::optional<double> no_successor_exponent, reading_prior_above;
 };

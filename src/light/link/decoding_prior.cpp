@@ -9,6 +9,23 @@
 
 namespace light::link {
 
+namespace {
+// A frame's centre (the midpoint of start and end) and, over its height, the unit normal pointing
+// "below" its reading direction (image coordinates, y down: (1, 0) reads with "below" at (0, 1)); a
+// zero normal for a frame of no length or height.
+struct Across {
+  double cx = 0, cy = 0, nx = 0, ny = 0;
+};
+Across across(const geometry::ReadingFrame& f) {
+  Across a{0.5 * (f.start.x + f.end.x), 0.5 * (f.start.y + f.end.y), 0, 0};
+  const double ax = f.end.x - f.start.x, ay = f.end.y - f.start.y;
+  const double len = std::hypot(ax, ay);
+  if (len > 0 && f.height > 0) a.nx = -ay / (len * f.height), a.ny = ax / (len * f.height);
+  return a;
+}
+double rise(const Across& from, const Across& to) { return (to.cx - from.cx) * from.nx + (to.cy - from.cy) * from.ny; }
+}  // namespace
+
 std::vector<geometry::ReadingFrame> reading_frames(const maptext::Tile& tile, const std::vector<size_t>& sources,
                                                    const DecodingPrior& prior) {
   std::vector<geometry::ReadingFrame> frames;
@@ -26,8 +43,10 @@ std::vector<size_t> words_around(const std::vector<geometry::ReadingFrame>& fram
   const size_t n = frames.size();
   if (!(side > 0) || !std::isfinite(side)) return std::vector<size_t>(n, n);
   std::vector<std::pair<double, double>> c(n);  // centres
-  for (size_t k = 0; k < n; ++k)
-    c[k] = {0.5 * (frames[k].start.x + frames[k].end.x), 0.5 * (frames[k].start.y + frames[k].end.y)};
+  for (size_t k = 0; k < n; ++k) {
+    const Across a = across(frames[k]);
+    c[k] = {a.cx, a.cy};
+  }
   std::vector<size_t> by_x(n);
   for (size_t k = 0; k < n; ++k) by_x[k] = k;
   std::sort(by_x.begin(), by_x.end(), [&](size_t a, size_t b) { return c[a].first < c[b].first; });
@@ -54,16 +73,7 @@ std::vector<size_t> words_around(const std::vector<geometry::ReadingFrame>& fram
   return out;
 }
 
-double rise_below(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to) {
-  const double ax = from.end.x - from.start.x, ay = from.end.y - from.start.y;
-  const double len = std::hypot(ax, ay);
-  if (!(len > 0) || !(from.height > 0)) return 0.0;
-  // Image coordinates (y down): the reading direction (1, 0) has "below" at (0, 1).
-  const double nx = -ay / len, ny = ax / len;
-  const double dx = 0.5 * (to.start.x + to.end.x - from.start.x - from.end.x);
-  const double dy = 0.5 * (to.start.y + to.end.y - from.start.y - from.end.y);
-  return (dx * nx + dy * ny) / from.height;
-}
+double rise_below(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to) { return rise(across(from), across(to)); }
 
 double no_successor_factor(const DecodingPrior& prior, size_t m) {
   if (prior.no_successor_exponent == 0.0) return prior.no_successor_bias;
@@ -80,15 +90,20 @@ void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, c
   const std::vector<size_t> around =
       prior.no_successor_exponent != 0.0 ? words_around(frames, window_side, width, height) : std::vector<size_t>(static_cast<size_t>(probs.n), 0);
   const float above = static_cast<float>(prior.above);
+  std::vector<Across> ax;  // each word's centre and normal, once (a whole map's rows hold millions of entries)
+  if (above != 1.0f) {
+    ax.reserve(frames.size());
+    for (const auto& f : frames) ax.push_back(across(f));
+  }
   for (int i = 0; i < probs.n; ++i) {
     const size_t r = static_cast<size_t>(i);
     const float self = static_cast<float>(no_successor_factor(prior, around[r]));
     for (auto& [j, p] : probs.rows[r])
       if (j == i) p *= self;
-      else if (above != 1.0f && rise_below(frames[r], frames[static_cast<size_t>(j)]) < -kAboveRise) p *= above;
+      else if (above != 1.0f && rise(ax[r], ax[static_cast<size_t>(j)]) < -kAboveRise) p *= above;
     for (auto& [j, q] : bi_probs.rows[r])
       if (j == i) q *= self;
-      else if (above != 1.0f && rise_below(frames[static_cast<size_t>(j)], frames[r]) < -kAboveRise) q *= above;
+      else if (above != 1.0f && rise(ax[static_cast<size_t>(j)], ax[r]) < -kAboveRise) q *= above;
   }
 }
 

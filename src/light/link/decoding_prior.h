@@ -1,12 +1,13 @@
 // Beyond the paper: what the decoder adds to the model's successor rows before the words claim their
-// successors (decode.h), each part calibrated on validation tiles and written in the model's
-// config.json (docs/default-model.md "Decoding calibrated on validation tiles"). The defaults leave
+// successors (decode.h), each part calibrated on tiles of their own and written in the model's
+// config.json (docs/default-model.md "The factor by the words around a word, and a reading prior"). The defaults leave
 // the rows as the model gave them: the paper's decoding, as released checkpoints expect.
 //
 // - The "no successor" factor: each word's own entries ("no successor", "no predecessor") times
 //   no_successor_bias x (m / kBiasWindowWords)^no_successor_exponent, m the words around it: those a
-//   window of the trained scale centred on it (moved inside the tile) holds, itself included. A model whose "no successor" scores run
-//   low needs a factor above 1; how far above depends on how many words share the window's softmax.
+//   window of the trained scale centred on it (moved inside the tile) holds, itself included. A model
+//   whose "no successor" scores run low needs a factor above 1; how far above depends on how many
+//   words share the window's softmax.
 //   Counted around each word, not per window read, so that a tile and the whole map it was cut from
 //   give a word the same factor whatever windows cover them.
 // - The reading prior: a phrase reads along its line and on to the line below, so a candidate lying
