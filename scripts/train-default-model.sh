@@ -15,7 +15,8 @@
 # HEAD=pairwise, WINDOW=0.022 (median word height over a window's side), THREADS=0 (all cores),
 # BIASES="2.5 3 3.5 4" (the no-successor factors tried on the calibration tiles; with a second stage
 # "0.5 0.75 1 1.5 2 3 4"), EXPONENTS="0 0.2 0.4 0.6 0.8" (their exponents in the words around a word),
-# ABOVES="1 0.1" (the reading prior's factors; 40 calibration runs in all, 40-50 s each), INSTALL=models/light-small
+# ABOVES="1 0.1" (the reading prior's factors; 40 calibration runs in all, 40-50 s each), NEXTS="1" (the factors on a
+# candidate on the line below; each value more multiplies the runs), INSTALL=models/light-small
 # (where the result is copied; empty: nowhere), LIGHT=build/light.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +32,7 @@ else
   INSTALL=${INSTALL-models/light-small}
 fi
 if [ "$STAGE2_EPOCHS" -gt 0 ]; then BIASES=${BIASES:-"0.5 0.75 1 1.5 2 3 4"}; else BIASES=${BIASES:-"2.5 3 3.5 4"}; fi
-EXPONENTS=${EXPONENTS:-"0 0.2 0.4 0.6 0.8"} ABOVES=${ABOVES:-"1 0.1"}
+EXPONENTS=${EXPONENTS:-"0 0.2 0.4 0.6 0.8"} ABOVES=${ABOVES:-"1 0.1"} NEXTS=${NEXTS:-"1"}
 LR=${LR:-3e-4} LR2=${LR2:-1e-4} WARMUP=${WARMUP:-300} DECAY=${DECAY:-cosine} HEAD=${HEAD:-pairwise} WINDOW=${WINDOW:-0.022} THREADS=${THREADS:-0}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$OUT"
@@ -82,27 +83,29 @@ fi
 # 4. Decoding calibrated on the CALIB tiles, apart from the validation tiles that chose the epoch (link/decoding_prior.h): the factor on each word's
 #    "no successor" probability, its exponent in the words around the word, and the reading prior's
 #    factor on a candidate above the word, the triple with the best link F (docs/default-model.md).
-best_bias=1 best_exp=0 best_above=1 best_f=-1
-for a in $ABOVES; do
-  for e in $EXPONENTS; do
-    for b in $BIASES; do
-      "$LIGHT" link --model "$FINAL/best" --words "$OUT/calib/annotations.json" --images "$OUT/calib/images" \
-        --no-successor-bias "$b" --no-successor-exponent "$e" --reading-prior-above "$a" \
-        -o "$OUT/calibrate.json" -q --threads "$THREADS" 2> /dev/null
-      f=$("$LIGHT" eval --gt "$OUT/calib/annotations.json" --pred "$OUT/calibrate.json" --task detedges | grep -o '"edges_fscore": [0-9.e-]*' | awk '{ print $2 }')
-      echo "calibration: no-successor bias $b, exponent $e, reading prior $a: calibration tiles' edges F $f"
-      if awk -v f="$f" -v b="$best_f" 'BEGIN { exit !(f > b) }'; then best_bias=$b best_exp=$e best_above=$a best_f=$f; fi
+best_bias=1 best_exp=0 best_above=1 best_next=1 best_f=-1
+for n in $NEXTS; do
+  for a in $ABOVES; do
+    for e in $EXPONENTS; do
+      for b in $BIASES; do
+        "$LIGHT" link --model "$FINAL/best" --words "$OUT/calib/annotations.json" --images "$OUT/calib/images" \
+          --no-successor-bias "$b" --no-successor-exponent "$e" --reading-prior-above "$a" --reading-prior-next-line "$n" \
+          -o "$OUT/calibrate.json" -q --threads "$THREADS" 2> /dev/null
+        f=$("$LIGHT" eval --gt "$OUT/calib/annotations.json" --pred "$OUT/calibrate.json" --task detedges | grep -o '"edges_fscore": [0-9.e-]*' | awk '{ print $2 }')
+        echo "calibration: no-successor bias $b, exponent $e, reading prior $a, next line $n: calibration tiles' edges F $f"
+        if awk -v f="$f" -v b="$best_f" 'BEGIN { exit !(f > b) }'; then best_bias=$b best_exp=$e best_above=$a best_next=$n best_f=$f; fi
+      done
     done
   done
 done
-echo "calibration: no-successor bias $best_bias, exponent $best_exp, reading prior $best_above (calibration tiles' edges F $best_f)"
+echo "calibration: no-successor bias $best_bias, exponent $best_exp, reading prior $best_above, next line $best_next (calibration tiles' edges F $best_f)"
 
 # 5. The best epoch (lowest validation loss) with that bias is the model.
 if [ -n "$INSTALL" ]; then
   mkdir -p "$INSTALL"
   cp "$FINAL/best/model.safetensors" "$FINAL/best/vocab.json" "$FINAL/best/merges.txt" "$INSTALL/"
-  grep -v '"no_successor_bias"\|"no_successor_exponent"\|"reading_prior_above"' "$FINAL/best/config.json" |
-    sed "1a\\ \"no_successor_bias\": $best_bias,\n \"no_successor_exponent\": $best_exp,\n \"reading_prior_above\": $best_above," > "$INSTALL/config.json.tmp"
+  grep -v '"no_successor_bias"\|"no_successor_exponent"\|"reading_prior_above"\|"reading_prior_next_line"' "$FINAL/best/config.json" |
+    sed "1a\\ \"no_successor_bias\": $best_bias,\n \"no_successor_exponent\": $best_exp,\n \"reading_prior_above\": $best_above,\n \"reading_prior_next_line\": $best_next," > "$INSTALL/config.json.tmp"
   mv "$INSTALL/config.json.tmp" "$INSTALL/config.json"
   cp "$RUN/log.jsonl" "$INSTALL/training-log.jsonl"
   if [ "$FINAL" != "$RUN" ]; then cp "$FINAL/log.jsonl" "$INSTALL/training-log-stage2.jsonl"; else rm -f "$INSTALL/training-log-stage2.jsonl"; fi

@@ -73,6 +73,28 @@ TEST(DecodingPrior, ACandidateAboveTheWordLosesToItsNeighbourOnTheLine) {
   EXPECT_THROW(link::apply_decoding_prior(p1, q1, {frames[0]}, 0.0, 0.0, 0.0, DecodingPrior{1.0, 0.0, 0.1}), light::Error);
 }
 
+// Three words: 0 ends a first line, 1 starts the line below it (1.5 heights down), 2 lies 4 heights
+// down (two lines further). Word 0's row: 0.5 on "no successor" (times the factor 1), 0.3 on word 1,
+// 0.2 on word 2. A next-line factor of 2 multiplies only word 1's entry (0.6 > 0.5: linked), and in
+// the predecessor rows only an entry for a word on the line above; the far word is left alone.
+TEST(DecodingPrior, ACandidateOnTheLineBelowIsMultipliedByTheNextLineFactor) {
+  const std::vector<geometry::ReadingFrame> frames = {frame(0, 100, 100, 20), frame(0, 80, 130, 20), frame(0, 100, 180, 20)};
+  const std::vector<std::vector<float>> P = {{0.5f, 0.3f, 0.2f}, {0.2f, 0.7f, 0.1f}, {0.1f, 0.1f, 0.8f}};
+  const std::vector<std::vector<float>> Q = {{0.9f, 0.05f, 0.05f}, {0.45f, 0.5f, 0.05f}, {0.1f, 0.1f, 0.8f}};
+  EXPECT_EQ(link::decode_successors(rows(P), rows(Q)).successors, (std::vector<int>{0, 1, 2}));
+  data::SparseRows p = rows(P), q = rows(Q);
+  DecodingPrior prior;
+  prior.next_line = 2.0;
+  link::apply_decoding_prior(p, q, frames, 0.0, 0.0, 0.0, prior);
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.6f);   // 1.5 heights below: the next line
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.2f);   // 4 heights below: not the next line
+  EXPECT_FLOAT_EQ(p.at(0, 0), 0.5f);   // its own entry: the no-successor factor's (1)
+  EXPECT_FLOAT_EQ(p.at(1, 0), 0.2f);   // word 0 lies above word 1: left alone (the above factor is 1)
+  EXPECT_FLOAT_EQ(q.at(1, 0), 0.9f);   // "0 precedes 1": 1 would follow 0 on the next line
+  EXPECT_FLOAT_EQ(q.at(0, 1), 0.05f);  // "1 precedes 0": reading upwards, left alone
+  EXPECT_EQ(link::decode_successors(p, q).successors, (std::vector<int>{1, 1, 2}));
+}
+
 // Hand-worked: centres at x = 50, 150, 250, 1050 on one line (words 100 wide) of a 2000 x 2000 tile, a
 // window side of 250. Around 150: the window 25..275 holds 50, 150, 250. Around 50: the window centred
 // on it would start at -75; moved inside the tile it spans 0..250 and holds 50, 150, 250 (its edge

@@ -815,6 +815,18 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   write_model_config(dir + "/p.json", c);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").no_successor_exponent, 0.4);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").reading_prior_above, 0.1);
+  EXPECT_EQ(read_file(dir + "/p.json").find("reading_prior_next_line"), std::string::npos);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").reading_prior_next_line, 1.0);
+  c.reading_prior_next_line = 2.5;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").reading_prior_next_line, 2.5);
+  test::write_text(dir + "/bad.json", "{\"reading_prior_next_line\": -1}");
+  try {
+    read_model_config(dir + "/bad.json");
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: reading_prior_next_line: expected a factor in [0, 100]"), std::string::npos) << e.what();
+  }
   test::write_text(dir + "/bad.json", "{\"reading_prior_above\": 2}");
   try {
     read_model_config(dir + "/bad.json");
@@ -919,6 +931,9 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   lo.reading_prior_above = 2.0;
   EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
   lo.reading_prior_above.reset();
+  lo.reading_prior_next_line = -0.5;
+  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  lo.reading_prior_next_line.reset();
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";

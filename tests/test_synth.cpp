@@ -536,3 +536,95 @@ TEST(SynthScale, ATileWhoseLetteringCannotFitIsMadeWithSmallerFonts) {
   o.density = 0.2;
   for (uint64_t k = 0; k < 4; ++k) EXPECT_GT(generate_tile(names(), o, k, "t", nullptr).word_count(), 0u) << "tile " << k;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Names on several lines and names spread wide (multiline.cpp), and how often a default set holds
+// them: the links a linker finds hardest, by where the next word lies (geometry/link_class.h)
+// ---------------------------------------------------------------------------------------------
+#include "light/geometry/link_class.h"
+
+namespace {
+geometry::LinkClass class_of(const maptext::Word& a, const maptext::Word& b) {
+  return geometry::classify_link(geometry::reading_frame(a.vertices), geometry::reading_frame(b.vertices));
+}
+}  // namespace
+
+TEST(SynthLines, ANameOnSeveralLinesReadsLineByLineAndGoesOnToTheNextLine) {
+  const std::vector<std::string> words{"Holy", "Trinity", "Church", "of", "St.", "Mary"};
+  size_t next_line = 0, links = 0;
+  std::set<size_t> line_counts;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    const auto tile = phrase_tile(words, PhraseLayout::Lines, 1600, 1200, seed);
+    ASSERT_FALSE(tile.groups.empty());
+    const auto& g = tile.groups[0];  // the name itself (a distractor comes after it)
+    EXPECT_EQ(texts(g), words) << "seed " << seed;
+    size_t lines = 1;
+    for (size_t k = 0; k + 1 < g.size(); ++k) {
+      const auto c = class_of(g[k], g[k + 1]);
+      ++links;
+      if (c == geometry::LinkClass::NextLine) ++next_line, ++lines;
+      else EXPECT_EQ(c, geometry::LinkClass::Near) << "seed " << seed << ", " << *g[k].text << " -> " << *g[k + 1].text;
+    }
+    EXPECT_GE(lines, 2u);
+    EXPECT_LE(lines, 4u);
+    line_counts.insert(lines);
+  }
+  EXPECT_GE(line_counts.size(), 2u);  // two lines mostly, three or four at times
+  EXPECT_GT(next_line, 12u);
+  EXPECT_LT(next_line, links);
+}
+
+TEST(SynthLines, ANameSpreadWideHasItsWordsTwoToTwentyHeightsApart) {
+  size_t spread = 0, links = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto tile = phrase_tile({"unused"}, PhraseLayout::Spaced, 3000, 1600, seed);
+    ASSERT_FALSE(tile.groups.empty());
+    const auto& g = tile.groups[0];
+    ASSERT_GE(g.size(), 2u) << "seed " << seed;
+    for (size_t k = 0; k + 1 < g.size(); ++k) {
+      const auto a = geometry::reading_frame(g[k].vertices), b = geometry::reading_frame(g[k + 1].vertices);
+      const auto o = geometry::link_offset(a, b);
+      const double centres = std::hypot(0.5 * (b.start.x + b.end.x - a.start.x - a.end.x), 0.5 * (b.start.y + b.end.y - a.start.y - a.end.y));
+      const double half = 0.5 * (std::hypot(a.end.x - a.start.x, a.end.y - a.start.y) + std::hypot(b.end.x - b.start.x, b.end.y - b.start.y));
+      // The white between them along the path, in the first word's heights: 2-20 (a little less on an arc).
+      EXPECT_GT((centres - half) / a.height, 1.8) << "seed " << seed;
+      EXPECT_LT((centres - half) / a.height, 24.0) << "seed " << seed;
+      spread += geometry::classify_link(o) == geometry::LinkClass::Spread;
+      EXPECT_NE(geometry::classify_link(o), geometry::LinkClass::Backwards) << "seed " << seed;
+      ++links;
+    }
+  }
+  // The rest turn with an arc, each word at its own angle: far along an arc, the next word's centre
+  // lies off the first word's line (next line or above, as on real sheets).
+  EXPECT_GT(3 * spread, links);
+}
+
+// The default mix holds names on two lines and spread names about as often as real sheets (of 3,318
+// links on 39 Ordnance Survey, USGS and Rumsey sheets: 67 % near, 19 % next line, 7 % spread, 5 %
+// above); the first sets' mix (classic) far less often.
+TEST(SynthLines, TheDefaultMixHoldsNextLineAndSpreadLinksAsRealSheetsDo) {
+  auto shares = [](SynthOptions o) {
+    std::array<double, geometry::kLinkClasses> n{};
+    double links = 0;
+    for (uint64_t k = 0; k < 40; ++k)
+      for (const auto& g : generate_tile(names(), o, k, "t", nullptr).groups)
+        for (size_t i = 0; i + 1 < g.size(); ++i) n[static_cast<size_t>(class_of(g[i], g[i + 1]))] += 1, links += 1;
+    for (double& v : n) v /= links;
+    return n;
+  };
+  SynthOptions d;
+  d.vary_side = d.vary_density = d.vary_height = d.vary_style = true;
+  d.ranges.side_max = 2000;  // smaller tiles, the same mix
+  d.layouts = style_layouts(MapStyle::Atlas);
+  d.seed = 11;
+  const auto s = shares(d);
+  const auto at = [&](geometry::LinkClass c) { return s[static_cast<size_t>(c)]; };
+  EXPECT_GT(at(geometry::LinkClass::NextLine), 0.12);
+  EXPECT_LT(at(geometry::LinkClass::NextLine), 0.30);
+  EXPECT_GT(at(geometry::LinkClass::Spread), 0.05);
+  EXPECT_LT(at(geometry::LinkClass::Spread), 0.25);
+  EXPECT_GT(at(geometry::LinkClass::Near), 0.45);
+  SynthOptions c = small(11);
+  const auto classic = shares(c);
+  EXPECT_LT(classic[static_cast<size_t>(geometry::LinkClass::NextLine)], 0.7 * at(geometry::LinkClass::NextLine));
+}

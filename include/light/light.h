@@ -55,8 +55,9 @@ struct LinkByModelOptions {
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
   // Set: instead of the model's: that factor times (words around the word / 50)^exponent; a candidate above
-  // the word, in its reading frame, times reading_prior_above (docs/commands.md, `light link`).
-  std::optional<double> no_successor_exponent, reading_prior_above;
+  // the word, in its reading frame, times reading_prior_above; one on the line below it times
+  // reading_prior_next_line (docs/commands.md, `light link`).
+  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;

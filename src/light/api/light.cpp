@@ -42,6 +42,7 @@ maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string&
   o.no_successor_bias = options.no_successor_bias;
   o.no_successor_exponent = options.no_successor_exponent;
   o.reading_prior_above = options.reading_prior_above;
+  o.reading_prior_next_line = options.reading_prior_next_line;
   link::ModelLinkReport r;
   maptext::Dataset out = link::link_with_model(words, model_dir, images_dir, o, &r);
   if (report) *report = {r.tiles, r.words, r.model_words, r.windowed_tiles, r.cycles_broken};

@@ -6,6 +6,7 @@
 
 #include "light/cli/commands.h"
 #include "light/eval/evaluator.h"
+#include "light/eval/link_classes.h"
 #include "light/maptext.h"
 #include "light/error.h"
 #include "light/util/fs.h"
@@ -19,6 +20,7 @@ struct EvalArgs {
   bool no_tightness = false;
   bool all_warnings = false;
   bool counts = false;
+  bool link_classes = false;
   int threads = 0;
 };
 
@@ -29,6 +31,9 @@ void run_eval(const EvalArgs& a) {
   opt.task = eval::parse_task(a.task, opt.protocol);
   if (a.counts && (opt.protocol != eval::Protocol::Edges2025 || !eval::task_has_links(opt.task)))
     throw Error("--counts: link counts are for the 2025 link tasks (detedges, detrecedges)");
+  if (a.link_classes && (opt.protocol != eval::Protocol::Edges2025 || !eval::task_has_links(opt.task)))
+    throw Error("--link-classes: link classes are for the 2025 link tasks (detedges, detrecedges)");
+  opt.edge_verdicts = a.link_classes;
   if (!(a.iou_threshold >= 0 && a.iou_threshold < 1))
     throw Error("--iou-threshold: expected a number in [0, 1), got " + std::to_string(a.iou_threshold));
   opt.iou_threshold = a.iou_threshold;
@@ -50,6 +55,7 @@ void run_eval(const EvalArgs& a) {
     std::printf("{\"edges_correct\": %lld, \"edges_wrong\": %lld, \"edges_missed\": %lld}\n", report.edges_correct, report.edges_wrong,
                 report.edges_missed);
   }
+  if (a.link_classes) std::printf("%s\n", eval::link_classes_to_json_line(eval::count_link_classes(gt, pred, report)).c_str());
 }
 }  // namespace
 
@@ -69,6 +75,8 @@ void add_eval_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--all-warnings", args->all_warnings, "List every warning (default: the first 20)");
   cmd->add_flag("--counts", args->counts, "Also print the numbers of correct, wrong and missed links (a second JSON line)");
+  cmd->add_flag("--link-classes", args->link_classes,
+                "Also print links, recall and false links by where the next word lies: near, spread, next_line, above, backwards (a JSON line)");
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->callback([args] { run_eval(*args); });
 }

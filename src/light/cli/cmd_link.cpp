@@ -66,6 +66,8 @@ void add_link_command(CLI::App& app) {
                   "... times (words within a window around it / 50) to this power (default: the model's config; 0: the same for every word)");
   cmd->add_option("--reading-prior-above", args->reading_prior_above,
                   "Multiply a candidate successor lying above the word, in its reading frame, by this (default: the model's config; 1: none)");
+  cmd->add_option("--reading-prior-next-line", args->reading_prior_next_line,
+                  "Multiply a candidate successor on the line below the word (0.75-3 heights below) by this (default: the model's config; 1: none)");
   cmd->add_option("--polygon-points", args->polygon_points,
                   "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
                   "polygon_points; docs/commands.md)")

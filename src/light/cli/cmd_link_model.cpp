@@ -24,6 +24,7 @@ void run_link_with_model(const LinkArgs& a) {
   mo.no_successor_bias = a.no_successor_bias;
   mo.no_successor_exponent = a.no_successor_exponent;
   mo.reading_prior_above = a.reading_prior_above;
+  mo.reading_prior_next_line = a.reading_prior_next_line;
   mo.progress = !a.quiet && a.collection.empty();
   mo.polygon_points = a.polygon_points;
   mo.source = a.words;

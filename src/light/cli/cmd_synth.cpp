@@ -87,8 +87,10 @@ void run_synth(const SynthArgs& a) {
   // default: every map style, one a tile; a style's name: that style; classic, curvy or weights: atlas plates.
   if (L == "default") {
     opt.vary_style = true;
+    opt.layouts = synth::style_layouts(synth::MapStyle::Atlas);
   } else if (synth::is_map_style(L)) {
     opt.map_style = synth::parse_map_style(L);
+    opt.layouts = synth::style_layouts(synth::MapStyle::Atlas);
   } else {
     opt.layouts = synth::parse_layouts(L);
   }
@@ -144,7 +146,7 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--style", args->style, "clean | aged | mixed")->capture_default_str();
   cmd->add_option("--layouts", args->layouts,
                   "Map styles and phrase layouts: default (every style) | atlas | topographic | city | nautical | regional | classic (atlas at the first sets' scale) | curvy | weights (both at that scale unless told) such as curved=3,rotated=1 (along, straight, rotated, "
-                  "curved, stacked, spread, numbers)")
+                  "curved, stacked, spread, numbers, lines, spaced)")
       ->capture_default_str();
   cmd->add_option("--turn", args->turn, "Turn every finished tile clockwise by 0, 90, 180 or 270 degrees (a sheet scanned sideways)")
       ->capture_default_str();

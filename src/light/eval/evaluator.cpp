@@ -354,8 +354,8 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
     }
     if (opt.edge_verdicts)
       for (int a = 0; a < nr; ++a)
-        if (gt[a].next >= 0 && !gt[a].ignore && !gt[gt[a].next].ignore && !found[static_cast<size_t>(a)])
-          res.edges.missed.emplace_back(a, static_cast<int>(gt[a].next));
+        if (gt[a].next >= 0 && !gt[a].ignore && !gt[gt[a].next].ignore)
+          (found[static_cast<size_t>(a)] ? res.edges.found : res.edges.missed).emplace_back(a, static_cast<int>(gt[a].next));
   }
   res.metrics = image_metrics(c, opt);
   return res;

@@ -49,6 +49,7 @@ using Metrics = std::vector<std::pair<std::string, double>>;
 struct EdgeVerdicts {
   std::vector<std::pair<int, int>> correct, wrong;  // predicted words
   std::vector<std::pair<int, int>> missed;          // ground-truth words
+  std::vector<std::pair<int, int>> found;           // ground-truth words: the links `correct` found
 };
 
 struct Report {

@@ -29,7 +29,7 @@ double rise(const Across& from, const Across& to) { return (to.cx - from.cx) * f
 std::vector<geometry::ReadingFrame> reading_frames(const maptext::Tile& tile, const std::vector<size_t>& sources,
                                                    const DecodingPrior& prior) {
   std::vector<geometry::ReadingFrame> frames;
-  if (prior.above == 1.0 && prior.no_successor_exponent == 0.0) return frames;
+  if (!prior.needs_frames()) return frames;
   const auto flat = flatten(tile);
   frames.reserve(sources.size());
   for (size_t s : sources) {
@@ -83,15 +83,18 @@ double no_successor_factor(const DecodingPrior& prior, size_t m) {
 void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
                           double window_side, double width, double height, const DecodingPrior& prior) {
   if (prior.is_identity()) return;
-  const bool need_frames = prior.above != 1.0 || prior.no_successor_exponent != 0.0;
+  const bool need_frames = prior.needs_frames();
   if (bi_probs.n != probs.n || (need_frames && frames.size() != static_cast<size_t>(probs.n)))
     throw Error("decoding prior: " + std::to_string(probs.n) + " successor rows, " + std::to_string(bi_probs.n) +
                 " predecessor rows and " + std::to_string(frames.size()) + " word frames");
   const std::vector<size_t> around =
       prior.no_successor_exponent != 0.0 ? words_around(frames, window_side, width, height) : std::vector<size_t>(static_cast<size_t>(probs.n), 0);
-  const float above = static_cast<float>(prior.above);
+  const float above = static_cast<float>(prior.above), next_line = static_cast<float>(prior.next_line);
+  const bool by_place = above != 1.0f || next_line != 1.0f;
+  // The factor on a candidate lying `rise` heights below the word (negative: above).
+  const auto place = [&](double rise) { return rise < -kAboveRise ? above : (rise > kAboveRise && rise <= kNextLineDrop) ? next_line : 1.0f; };
   std::vector<Across> ax;  // each word's centre and normal, once (a whole map's rows hold millions of entries)
-  if (above != 1.0f) {
+  if (by_place) {
     ax.reserve(frames.size());
     for (const auto& f : frames) ax.push_back(across(f));
   }
@@ -100,10 +103,10 @@ void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, c
     const float self = static_cast<float>(no_successor_factor(prior, around[r]));
     for (auto& [j, p] : probs.rows[r])
       if (j == i) p *= self;
-      else if (above != 1.0f && rise(ax[r], ax[static_cast<size_t>(j)]) < -kAboveRise) p *= above;
+      else if (by_place) p *= place(rise(ax[r], ax[static_cast<size_t>(j)]));
     for (auto& [j, q] : bi_probs.rows[r])
       if (j == i) q *= self;
-      else if (above != 1.0f && rise(ax[static_cast<size_t>(j)], ax[r]) < -kAboveRise) q *= above;
+      else if (by_place) q *= place(rise(ax[static_cast<size_t>(j)], ax[r]));
   }
 }
 

@@ -12,7 +12,10 @@
 //   give a word the same factor whatever windows cover them.
 // - The reading prior: a phrase reads along its line and on to the line below, so a candidate lying
 //   above the word, in the word's own reading frame, is rarely its successor; its entry is multiplied
-//   by `above` (and likewise, in the predecessor rows, a candidate lying below).
+//   by `above` (and likewise, in the predecessor rows, a candidate lying below). A candidate on the
+//   line below (its centre 0.75-3 of the word's heights below the word's centre line: a name set on
+//   two lines goes on there) is multiplied by `next_line` (in the predecessor rows: one on the line
+//   above).
 #pragma once
 #include <vector>
 
@@ -27,16 +30,20 @@ inline constexpr double kBiasWindowWords = 50.0;
 // "Above": the candidate's centre more than this many of the word's heights beyond the line through
 // the word's centre along its reading direction (a curved label's next word rises less than this).
 inline constexpr double kAboveRise = 0.75;
+// "The line below": a candidate's centre between kAboveRise and this many heights below.
+inline constexpr double kNextLineDrop = 3.0;
 
 struct DecodingPrior {
   double no_successor_bias = 1.0;
   double no_successor_exponent = 0.0;
   double above = 1.0;
-  bool is_identity() const { return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0; }
+  double next_line = 1.0;
+  bool is_identity() const { return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0 && next_line == 1.0; }
+  bool needs_frames() const { return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0; }
 };
 
 // Each model word's reading frame: that of flatten(tile)[sources[k]]; none when the prior needs none
-// (above 1 and exponent 0).
+// (above and next_line 1, exponent 0).
 std::vector<geometry::ReadingFrame> reading_frames(const maptext::Tile& tile, const std::vector<size_t>& sources,
                                                    const DecodingPrior& prior);
 

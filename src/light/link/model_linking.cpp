@@ -38,7 +38,7 @@ struct ModelLinker::Impl {
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
     const model::ModelConfig& c = model.config();
-    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above};
+    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line};
     if (opt.no_successor_bias > 0) prior.no_successor_bias = opt.no_successor_bias;
     if (opt.no_successor_exponent) {
       if (!(std::isfinite(*opt.no_successor_exponent) && std::abs(*opt.no_successor_exponent) <= 4))
@@ -49,6 +49,11 @@ struct ModelLinker::Impl {
       if (!(std::isfinite(*opt.reading_prior_above) && *opt.reading_prior_above >= 0 && *opt.reading_prior_above <= 1))
         throw Error("--reading-prior-above: expected a factor in [0, 1], got " + std::to_string(*opt.reading_prior_above));
       prior.above = *opt.reading_prior_above;
+    }
+    if (opt.reading_prior_next_line) {
+      if (!(std::isfinite(*opt.reading_prior_next_line) && *opt.reading_prior_next_line >= 0 && *opt.reading_prior_next_line <= 100))
+        throw Error("--reading-prior-next-line: expected a factor in [0, 100], got " + std::to_string(*opt.reading_prior_next_line));
+      prior.next_line = *opt.reading_prior_next_line;
     }
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     tokenize = [this, vocab](const std::string& w) {

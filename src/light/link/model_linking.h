@@ -17,8 +17,9 @@ struct ModelLinkOptions {
   int threads = 0;            // LibTorch threads (0 = all cores)
   int max_length = 1000;      // token window
   double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
-  // Set: instead of the model config's no_successor_exponent and reading_prior_above (decoding_prior.h).
-  std::optional<double> no_successor_exponent, reading_prior_above;
+  // Set: instead of the model config's no_successor_exponent, reading_prior_above and
+  // reading_prior_next_line (decoding_prior.h).
+  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
   bool progress = false;
   // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
   std::string polygon_points;

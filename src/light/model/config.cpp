@@ -65,6 +65,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
   if (c.no_successor_exponent != 0.0) j["no_successor_exponent"] = c.no_successor_exponent;
   if (c.reading_prior_above != 1.0) j["reading_prior_above"] = c.reading_prior_above;
+  if (c.reading_prior_next_line != 1.0) j["reading_prior_next_line"] = c.reading_prior_next_line;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
@@ -157,6 +158,8 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           "an exponent in [-4, 4] (0: the same factor in every window)", std::to_string(c.no_successor_exponent));
   require(std::isfinite(c.reading_prior_above) && c.reading_prior_above >= 0 && c.reading_prior_above <= 1, where,
           "reading_prior_above", "a factor in [0, 1] (1: no reading prior)", std::to_string(c.reading_prior_above));
+  require(std::isfinite(c.reading_prior_next_line) && c.reading_prior_next_line >= 0 && c.reading_prior_next_line <= 100, where,
+          "reading_prior_next_line", "a factor in [0, 100] (1: none)", std::to_string(c.reading_prior_next_line));
 }
 
 SuccessorHead parse_successor_head(const std::string& name) {
@@ -320,6 +323,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   get(j, "no_successor_bias", c.no_successor_bias, path);
   get(j, "no_successor_exponent", c.no_successor_exponent, path);
   get(j, "reading_prior_above", c.reading_prior_above, path);
+  get(j, "reading_prior_next_line", c.reading_prior_next_line, path);
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
     c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");

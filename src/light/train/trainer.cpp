@@ -502,7 +502,8 @@ FineTuning::Validation FineTuning::validate() {
   maptext::Dataset linked;
   {
     torch::NoGradGuard no_grad;
-    const link::DecodingPrior prior{config_.no_successor_bias, config_.no_successor_exponent, config_.reading_prior_above};
+    const link::DecodingPrior prior{config_.no_successor_bias, config_.no_successor_exponent, config_.reading_prior_above,
+                                    config_.reading_prior_next_line};
     if (config_.window_word_height > 0) {
       // As `light link` reads a tile: every scale window, each word's rows from its most central one.
       for (const Example& e : val_ex_) {

@@ -31,9 +31,13 @@ struct LayoutMix {
   double spread = 5;     // spaced capitals across a region
   double numbers = 13;   // lone numbers and letters (distractors)
   double clusters = 0.35;  // chance that a tile also has a dense cluster of small labels (not a weight)
+  // Weights of the layouts added for names on several lines and names spread wide (0 in the first
+  // sets' mixes, `classic` and `curvy`, which keep drawing the same tiles):
+  double lines = 0;   // broken over 2-4 lines at any word, centred or flush, distractors between and across
+  double spaced = 0;  // words 2-20 heights apart across a region or along a feature, each at its own angle
 };
 // "default" (= "classic", the mix of the first sets), "curvy", or a list "curved=3,rotated=1,..." of weights (layouts left out get 0; the
-// cluster chance keeps its default). Throws light::Error naming --layouts and the bad item.
+// cluster chance keeps its default; lines and spaced are weights too). Throws light::Error naming --layouts and the bad item.
 LayoutMix parse_layouts(const std::string& spec);
 
 // The kind of map a tile imitates. Atlas: the 19th-century atlas plate of the first sets (serif and
@@ -47,7 +51,7 @@ MapStyle parse_map_style(const std::string& name);
 // Whether `name` names one of the five styles (not "classic", a mix of the first sets).
 bool is_map_style(const std::string& name);
 const char* map_style_name(MapStyle style);
-// The layout mix of a style (Atlas: the classic default).
+// The layout mix of a style (Atlas: the classic mix with names on several lines and spread wide added).
 LayoutMix style_layouts(MapStyle style);
 
 // Ranges a set of tiles spans when its scale varies from tile to tile (each drawn log-uniformly from
@@ -100,7 +104,7 @@ maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& options,
 
 // One phrase alone on a blank tile, in the given layout (for tests and demonstrations). The group
 // keeps the words' order; illegible fading may apply as on any tile.
-enum class PhraseLayout { Straight, Rotated, Curved, Stacked, Spread };
+enum class PhraseLayout { Straight, Rotated, Curved, Stacked, Spread, Lines, Spaced };
 maptext::Tile phrase_tile(const std::vector<std::string>& words, PhraseLayout layout, int width, int height,
                           uint64_t seed, SynthImage* image = nullptr);
 

@@ -1,0 +1,113 @@
+// The tile under construction (internal to light_synth): a Canvas with its lettering: the free-space
+// bookkeeping, the words placed so far as MapText groups, and one method a phrase layout. The layouts
+// of single lines live in builder.cpp; names set on several lines and names spread wide in
+// multiline.cpp.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "light/data/synth/canvas.h"
+#include "light/data/synth/names.h"
+#include "light/data/synth/text_render.h"
+#include "light/maptext.h"
+
+namespace light::synth {
+
+struct Builder : Canvas {
+  const Gazetteer& names;
+  const SynthOptions& opt;
+  TextRenderer text;
+  Occupancy occ;
+  maptext::Tile tile;
+
+  std::string topo_sans, topo_water;  // a topographic sheet's two faces
+
+  Builder(const Gazetteer& n, const SynthOptions& o, uint64_t seed)
+      : Canvas(o.width, o.height, seed), names(n), opt(o), occ(o.width, o.height) {}
+
+  // The face and size for a name of `kind`; a topographic sheet keeps to its two faces.
+  FontStyle font(NameKind kind);
+
+  // --- lettering --------------------------------------------------------------------------------
+  struct Placed {
+    WordShape shape;
+    Path path;
+    double s0;
+    std::vector<Point> poly;
+    std::string text;
+  };
+
+  // Checks a candidate phrase against the free space and the tile; on success draws it and records
+  // it as one group in reading order. Words entirely outside the tile are left out; words cut by the
+  // border are flagged truncated.
+  bool commit(std::vector<Placed>& words, bool allow_edge);
+
+  std::vector<WordShape> shape_all(const std::vector<std::string>& words, const FontStyle& f);
+
+  // Words one after another along `path` from arc length `start`, with the given gaps after each.
+  std::vector<Placed> along(const std::vector<std::string>& words, const std::vector<WordShape>& shapes, const Path& path,
+                            double start, const std::vector<double>& gaps, double margin) {
+    std::vector<Placed> out;
+    double s = start;
+    for (size_t i = 0; i < words.size(); ++i) {
+      out.push_back({shapes[i], path, s, TextRenderer::polygon(shapes[i], path, s, margin), words[i]});
+      s += shapes[i].advance + (i < gaps.size() ? gaps[i] : 0.0);
+    }
+    return out;
+  }
+
+  static double total(const std::vector<WordShape>& shapes, const std::vector<double>& gaps);
+
+  Point random_start(double len, double angle, bool allow_edge);
+
+  // Straight or rotated phrase; `spread` sets spaced capitals with wide gaps.
+  bool straight(const Name& name, double angle, bool spread);
+
+  void town_symbol(const Path& path, double size);
+
+  // Along a smooth curve of its own (gentle: radius at least ~4 letter heights).
+  bool curved(const Name& name);
+
+  // Over two or three stacked lines, centred; reading order is line by line.
+  bool stacked(const Name& name);
+
+  // Along a river, road or rail line, reading left to right, words sometimes far apart, with other
+  // labels put into the wide gaps.
+  bool along_feature(const Name& name, const Feature& feat);
+
+  // Other labels in the wide gaps (at least 2 font sizes) of a phrase set along `path`, each with
+  // probability `chance`: gap i starts at arc length ends[i] and is gaps[i] long.
+  void label_gaps(const Path& path, const std::vector<double>& ends, const std::vector<double>& gaps, double size, double chance);
+
+  // --- names on several lines, names spread wide (multiline.cpp) ----------------------------------
+  // A descriptive name of the kind large-scale sheets stack: "Site of Roman Villa", "Holy Trinity
+  // Church", "Old Quarry (disused)", "Alder Farm", "Youth Hostel".
+  Name descriptive_name();
+  // `name` (or, for a one-word name, a descriptive one) broken at any words over 2-4 lines, centred,
+  // flush left or flush right, 1.0-2.0 font sizes from baseline to baseline, sometimes turned; now and
+  // then an unrelated label between two lines, or a road crossing the label with its name beside it.
+  bool lines_label(const Name& name);
+  // A road line through `c`, about `reach` px either side, and a street name along it beyond that.
+  void road_across(Point c, double reach);
+  // A name whose words lie 2-20 word heights apart: along `feat` (a river, road, ridge or rail line)
+  // or, without one, across a region on a straight line or a gentle arc; each word straight at the
+  // path's angle where it stands, or level ("reading upwards" along a rising feature); capitals often
+  // letter-spaced; unrelated labels in some gaps.
+  bool spaced_name(const Feature* feat);
+  // Words centred on `path` one after another with the given gaps, each a straight word at the path's
+  // angle at its middle (level when `upright`).
+  std::vector<Placed> each_at_its_angle(const std::vector<std::string>& words, const std::vector<WordShape>& shapes,
+                                        const Path& path, double start, const std::vector<double>& gaps, double margin,
+                                        bool upright);
+
+  // A dense cluster of small labels.
+  void cluster();
+
+  void lettering();
+
+  // --- pixels ------------------------------------------------------------------------------------
+  void finish(SynthImage* image);
+};
+
+}  // namespace light::synth

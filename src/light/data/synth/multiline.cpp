@@ -1,0 +1,212 @@
+// The layouts that make linking hardest (Builder::lines_label, Builder::spaced_name): a name set on
+// two to four lines, and a name whose words lie far apart, each at its own angle, across a region or
+// along a river, road, ridge or rail line. Real sheets hold many: of the links of 39 Ordnance Survey,
+// USGS and Rumsey sheets, 19 % go on to the next line and 7 % cross more than two word heights.
+#include <algorithm>
+#include <cmath>
+
+#include "light/data/synth/builder.h"
+
+namespace light::synth {
+
+namespace {
+
+// The descriptive names that large-scale sheets set on two or more lines.
+struct TwoPart {
+  std::vector<std::string> first, second;
+};
+const std::vector<std::string> kSites{"Roman Villa", "Castle", "Battle", "Abbey", "Priory", "Roman Fort", "Chapel",
+                                      "Old Mill", "Mission", "Fort", "Trading Post", "Stage Station"};
+const std::vector<std::string> kDedications{"Holy Trinity", "St. Mary's", "St. John's", "All Saints", "St. Peter's",
+                                            "Christ", "St. Michael's", "Our Lady's", "Methodist", "Baptist"};
+const std::vector<std::string> kWorkings{"Old Quarry", "Gravel Pit", "Sand Pit", "Clay Pit", "Old Shaft", "Lime Kiln",
+                                         "Coal Mine", "Brick Works", "Tramway", "Mill Race", "Mine"};
+const std::vector<std::string> kQualifiers{"(disused)", "(dis.)", "(site of)", "(ruins)", "(remains of)", "(abandoned)"};
+const std::vector<std::string> kBuildings{"Farm", "Hall", "Mill", "House", "Lodge", "Grange", "Manor", "Ranch", "Court"};
+const std::vector<std::string> kInstitutions{"Youth Hostel", "Sewage Works", "Pumping Station", "Coast Guard Station",
+                                             "Golf Course", "Water Tower", "County School", "Public House", "Post Office",
+                                             "Signal Box", "Filter Beds", "Cattle Grid", "Recreation Ground", "Allotment Gardens"};
+
+std::vector<std::string> words_of(const std::string& s) { return split_words(s); }
+
+template <class T>
+T concat(T a, const T& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+Name Builder::descriptive_name() {
+  const Name place = names.make(NameKind::Settlement, r.g);
+  switch (r.integer(0, 5)) {
+    case 0: return {concat(words_of("Site of"), words_of(r.pick(kSites))), NameKind::Settlement};
+    case 1: return {concat(words_of(r.pick(kDedications)), words_of(r.chance(0.7) ? "Church" : "Chapel")), NameKind::Settlement};
+    case 2: return {concat(words_of(r.pick(kWorkings)), words_of(r.pick(kQualifiers))), NameKind::Settlement};
+    case 3: return {concat(place.words, words_of(r.pick(kBuildings))), NameKind::Settlement};
+    case 4: return {words_of(r.pick(kInstitutions)), NameKind::Settlement};
+    default: return {concat(place.words, words_of(r.chance(0.5) ? "Junction" : "Station")), NameKind::Settlement};
+  }
+}
+
+bool Builder::lines_label(const Name& given) {
+  Name name = given;
+  if (name.words.size() < 2) name = descriptive_name();
+  if (name.words.size() < 2) return straight(name, 0.0, false);
+  const FontStyle f = font(name.kind);
+  const auto shapes = shape_all(name.words, f);
+  const int n = static_cast<int>(name.words.size());
+  // Broken at any words: 2-4 lines, each of at least one word.
+  const int lines = std::min(n, r.chance(0.7) ? 2 : r.integer(3, 4));
+  std::vector<int> cuts;
+  for (int k = 1; k < n; ++k) cuts.push_back(k);
+  std::shuffle(cuts.begin(), cuts.end(), r.g);
+  cuts.resize(static_cast<size_t>(lines - 1));
+  std::sort(cuts.begin(), cuts.end());
+  cuts.push_back(n);
+  const double space = f.size_px * r.uni(0.25, 0.45);
+  const double lead = f.size_px * r.uni(1.0, 2.0);  // baseline to baseline
+  const double align = r.uni(0, 1) < 0.55 ? 0.5 : (r.chance(0.55) ? 0.0 : 1.0);  // centred, flush left, flush right
+  const double angle = r.chance(0.75) ? 0.0 : r.uni(-0.5, 0.5);
+  const double ca = std::cos(angle), sa = std::sin(angle);
+  std::vector<double> widths;
+  for (int l = 0, from = 0; l < lines; from = cuts[static_cast<size_t>(l)], ++l) {
+    double w = 0;
+    for (int i = from; i < cuts[static_cast<size_t>(l)]; ++i) w += shapes[static_cast<size_t>(i)].advance + (i > from ? space : 0.0);
+    widths.push_back(w);
+  }
+  const double widest = *std::max_element(widths.begin(), widths.end());
+  const double block_h = lead * (lines - 1) + f.size_px;
+  for (int attempt = 0; attempt < 6; ++attempt) {
+    const double mx = std::min(0.45 * W, 0.5 * widest + 20), my = std::min(0.45 * H, 0.5 * block_h + 20);
+    const Point c{r.uni(mx, W - mx), r.uni(my, H - my)};
+    std::vector<Placed> all;
+    for (int l = 0, from = 0; l < lines; from = cuts[static_cast<size_t>(l)], ++l) {
+      std::vector<std::string> ws(name.words.begin() + from, name.words.begin() + cuts[static_cast<size_t>(l)]);
+      std::vector<WordShape> ss(shapes.begin() + from, shapes.begin() + cuts[static_cast<size_t>(l)]);
+      const double ox = -0.5 * widest + align * (widest - widths[static_cast<size_t>(l)]);
+      const double oy = (l - 0.5 * (lines - 1)) * lead;
+      const Point start{c.x + ox * ca - oy * sa, c.y + ox * sa + oy * ca};
+      auto placed = along(ws, ss, Path::line(start, angle, widths[static_cast<size_t>(l)] + 10), 0.0,
+                          std::vector<double>(ws.size(), space), word_margin(f.size_px, false));
+      all.insert(all.end(), placed.begin(), placed.end());
+    }
+    if (!commit(all, false)) continue;
+    // Distractors: an unrelated label between two lines set far apart, a road and its name across.
+    if (lines >= 2 && lead > 1.5 * f.size_px && r.chance(0.4)) {
+      Name d = names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g);
+      FontStyle df = font(NameKind::Number);
+      df.size_px = std::min(df.size_px, 0.6 * f.size_px);
+      const auto ds = shape_all(d.words, df);
+      std::vector<double> dg(d.words.size(), df.size_px * 0.35);
+      const double dl = total(ds, dg);
+      const int l = r.integer(0, lines - 2);
+      const double ox = (r.chance(0.5) ? -1.0 : 1.0) * r.uni(0.0, 0.5 * widest) - 0.5 * dl;
+      const double oy = (l + 0.5 - 0.5 * (lines - 1)) * lead + 0.3 * df.size_px;
+      auto dw = along(d.words, ds, Path::line({c.x + ox * ca - oy * sa, c.y + ox * sa + oy * ca}, angle, dl + 10), 0.0, dg,
+                      word_margin(df.size_px, false));
+      commit(dw, false);
+    }
+    if (r.chance(0.25)) road_across(c, std::max(widest, block_h));
+    return true;
+  }
+  return false;
+}
+
+void Builder::road_across(Point c, double reach) {
+  const double a = r.uni(0.35, 1.25) * (r.chance(0.5) ? 1.0 : -1.0);
+  const double len = 2.5 * reach + 200;
+  const Point p0{c.x - 0.5 * len * std::cos(a), c.y - 0.5 * len * std::sin(a)};
+  const Path road = Path::line(p0, a, len);
+  double_line(road, r.uni(5, 10), 2.0, 0.8);
+  Name street = names.make(NameKind::Street, r.g);
+  const FontStyle f = font(NameKind::Street);
+  const auto shapes = shape_all(street.words, f);
+  std::vector<double> gaps(street.words.size(), f.size_px * 0.35);
+  const double sl = total(shapes, gaps);
+  const Path path = road.offset(-(7.0 + 0.25 * f.size_px));
+  for (int attempt = 0; attempt < 4; ++attempt) {  // beyond the label on either side
+    const double s = attempt % 2 == 0 ? r.uni(0, std::max(1.0, 0.5 * len - 0.6 * reach - sl))
+                                      : r.uni(std::min(len - sl - 1, 0.5 * len + 0.6 * reach), std::max(0.0, len - sl));
+    auto placed = along(street.words, shapes, path, s, gaps, word_margin(f.size_px, false));
+    if (commit(placed, false)) return;
+  }
+}
+
+std::vector<Builder::Placed> Builder::each_at_its_angle(const std::vector<std::string>& words, const std::vector<WordShape>& shapes,
+                                                        const Path& path, double start, const std::vector<double>& gaps,
+                                                        double margin, bool upright) {
+  std::vector<Placed> out;
+  double s = start;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const double adv = shapes[i].advance;
+    const double a = upright ? 0.0 : path.angle(s + 0.5 * adv);
+    const Point mid = path.at(s + 0.5 * adv);
+    const Path line = Path::line({mid.x - 0.5 * adv * std::cos(a), mid.y - 0.5 * adv * std::sin(a)}, a, adv + 10);
+    out.push_back({shapes[i], line, 0.0, TextRenderer::polygon(shapes[i], line, 0.0, margin), words[i]});
+    s += adv + (i < gaps.size() ? gaps[i] : 0.0);
+  }
+  return out;
+}
+
+bool Builder::spaced_name(const Feature* feat) {
+  NameKind kind = r.chance(0.5) ? NameKind::County : NameKind::State;
+  if (feat)
+    kind = feat->kind == Feature::River     ? (r.chance(0.5) ? NameKind::River : NameKind::Creek)
+           : feat->kind == Feature::Road    ? NameKind::Street
+           : feat->kind == Feature::Contour ? NameKind::Mountain
+                                            : NameKind::Railroad;
+  Name name = names.make(kind, r.g);
+  if (name.words.size() < 2) name.words.push_back(kind == NameKind::State ? "TERRITORY" : kind == NameKind::County ? "CO." : "R.");
+  FontStyle f = font(kind);
+  if (!feat) f.size_px = std::min(f.size_px, 1.4 * opt.font_scale * 24.0);  // a region's name, not a title
+  const bool capitals = !feat || r.chance(0.4);
+  if (capitals) {
+    for (auto& w : name.words) w = to_upper_ascii(w);
+    if (r.chance(0.6)) f.letter_spacing_px = f.size_px * r.uni(0.2, 1.2);
+  }
+  const auto shapes = shape_all(name.words, f);
+  // Gaps of 2-20 word heights (a word's height: its polygon's, ink and margins), more of them short.
+  const double margin = word_margin(f.size_px, false);
+  double h = 0;
+  for (const auto& s : shapes) h = std::max(h, s.ink_bottom - s.ink_top + 2 * margin);
+  std::vector<double> gaps;
+  for (size_t i = 0; i + 1 < name.words.size(); ++i) gaps.push_back(h * std::exp(r.uni(std::log(2.2), std::log(20.0))));
+  const double len = total(shapes, gaps);
+  const bool upright = r.chance(0.3);  // each word level whatever the path does ("reading upwards" along a rising feature)
+  for (int attempt = 0; attempt < 6; ++attempt) {
+    Path path;
+    if (feat) {
+      if (feat->path.length() < len + 60) return false;
+      const double s = r.uni(10, feat->path.length() - len - 30);
+      Path piece = feat->path.slice(s, s + len + 20, 2.0);
+      if (std::cos(piece.angle(0.5 * piece.length())) < 0) {  // read left to right
+        auto pts = piece.points();
+        std::reverse(pts.begin(), pts.end());
+        piece = Path(pts);
+      }
+      path = piece.offset(-((feat->kind == Feature::Road ? 7.0 : 4.0) + 0.25 * f.size_px));
+    } else {  // across a region: a straight line or a gentle arc
+      if (len > 0.95 * std::max(W, H)) return false;
+      const double a0 = r.chance(0.5) ? 0.0 : r.uni(-0.6, 0.6);
+      const double bend = r.chance(0.5) ? 0.0 : r.uni(-0.5, 0.5);
+      const Point p = random_start(len, a0, false);
+      std::vector<Point> c{p};
+      for (int k = 1; k <= 4; ++k) {
+        const double a = a0 + bend * (k - 2.0) / 2.0;
+        c.push_back({c.back().x + (len + 20) / 4 * std::cos(a), c.back().y + (len + 20) / 4 * std::sin(a)});
+      }
+      path = Path::smooth(c, 2.0);
+    }
+    auto placed = each_at_its_angle(name.words, shapes, path, 5.0, gaps, margin, upright);
+    if (!commit(placed, feat != nullptr)) continue;
+    std::vector<double> ends;
+    double e = 5.0;
+    for (size_t i = 0; i < shapes.size(); ++i) ends.push_back(e += shapes[i].advance), e += i < gaps.size() ? gaps[i] : 0.0;
+    label_gaps(path, ends, gaps, f.size_px, 0.5);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace light::synth
