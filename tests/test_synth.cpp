@@ -246,6 +246,18 @@ TEST(Synth, ParseLayouts) {
   EXPECT_EQ(l.straight, 0);  // left out: 0
   EXPECT_EQ(l.along, 0);
   EXPECT_EQ(l.clusters, 0.35);  // not a layout weight
+  // The layouts added for names on several lines and spread names: weights like the others, 0 in
+  // the first sets' mix (which draws as before) and above 0 in every map style's.
+  EXPECT_EQ(d.lines, 0);
+  EXPECT_EQ(d.spaced, 0);
+  const LayoutMix ls = parse_layouts("lines=2,spaced=0.5");
+  EXPECT_EQ(ls.lines, 2);
+  EXPECT_EQ(ls.spaced, 0.5);
+  EXPECT_EQ(ls.straight, 0);
+  for (MapStyle style : {MapStyle::Atlas, MapStyle::Topographic, MapStyle::City, MapStyle::Nautical, MapStyle::Regional}) {
+    EXPECT_GT(style_layouts(style).lines, 0) << map_style_name(style);
+    EXPECT_GT(style_layouts(style).spaced, 0) << map_style_name(style);
+  }
   for (const char* bad : {"", "wavy", "curved", "curved=", "curved=x", "curved=1x", "curved=-1", "curved=0",
                           "curved=1,,", "curved=inf", "curved=nan"})
     EXPECT_THROW(parse_layouts(bad), light::Error) << bad;

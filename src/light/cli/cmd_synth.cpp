@@ -85,12 +85,10 @@ void run_synth(const SynthArgs& a) {
   }
   opt.style = synth::parse_style(a.style);
   // default: every map style, one a tile; a style's name: that style; classic, curvy or weights: atlas plates.
-  if (L == "default") {
-    opt.vary_style = true;
-    opt.layouts = synth::style_layouts(synth::MapStyle::Atlas);
-  } else if (synth::is_map_style(L)) {
-    opt.map_style = synth::parse_map_style(L);
-    opt.layouts = synth::style_layouts(synth::MapStyle::Atlas);
+  if (L == "default" || synth::is_map_style(L)) {
+    opt.layouts = synth::style_layouts(synth::MapStyle::Atlas);  // atlas tiles with every layout
+    if (L == "default") opt.vary_style = true;
+    else opt.map_style = synth::parse_map_style(L);
   } else {
     opt.layouts = synth::parse_layouts(L);
   }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "light/data/sparse_rows.h"
+#include "light/geometry/link_class.h"
 #include "light/geometry/polygon.h"
 #include "light/maptext.h"
 
@@ -29,7 +30,7 @@ namespace light::link {
 inline constexpr double kBiasWindowWords = 50.0;
 // "Above": the candidate's centre more than this many of the word's heights beyond the line through
 // the word's centre along its reading direction (a curved label's next word rises less than this).
-inline constexpr double kAboveRise = 0.75;
+inline constexpr double kAboveRise = geometry::kNextLineAcross;  // 0.75, as the link classes
 // "The line below": a candidate's centre between kAboveRise and this many heights below.
 inline constexpr double kNextLineDrop = 3.0;
 

@@ -198,6 +198,16 @@ bool Builder::stacked(const Name& name) {
   return false;
 }
 
+Path Builder::label_path(const Feature& feat, double s0, double s1, double size) {
+  Path piece = feat.path.slice(s0, s1, 2.0);
+  if (std::cos(piece.angle(0.5 * piece.length())) < 0) {  // never upside down: read left to right
+    auto pts = piece.points();
+    std::reverse(pts.begin(), pts.end());
+    piece = Path(pts);
+  }
+  return piece.offset(-((feat.kind == Feature::Road ? 7.0 : 4.0) + 0.25 * size));
+}
+
 bool Builder::along_feature(const Name& name, const Feature& feat) {
   FontStyle f = font(name.kind);
   const auto shapes = shape_all(name.words, f);
@@ -208,15 +218,7 @@ bool Builder::along_feature(const Name& name, const Feature& feat) {
   if (feat.path.length() < len + 100) return false;
   for (int attempt = 0; attempt < 6; ++attempt) {
     const double s = r.uni(20, feat.path.length() - len - 40);
-    Path piece = feat.path.slice(s, s + len + 20, 2.0);
-    const double mid = piece.angle(0.5 * piece.length());
-    if (std::cos(mid) < 0) {  // never upside down: read left to right
-      auto pts = piece.points();
-      std::reverse(pts.begin(), pts.end());
-      piece = Path(pts);
-    }
-    const double lift = (feat.kind == Feature::Road ? 7.0 : 4.0) + 0.25 * f.size_px;
-    const Path path = piece.offset(-lift);
+    const Path path = label_path(feat, s, s + len + 20, f.size_px);
     if (path.max_curvature() > 1.0 / (4.0 * f.size_px)) continue;
     auto placed = along(name.words, shapes, path, 5.0, gaps, word_margin(f.size_px, true));
     if (!commit(placed, true)) continue;
@@ -282,10 +284,6 @@ void Builder::lettering() {
     const double u = r.uni(0, 1);
     int layout = 8;
     while (layout > 0 && u < cum[layout - 1]) --layout;
-    if (layout == 8 && r.chance(0.6) && !features.empty()) {  // a name spread along a feature, or else across a region
-      spaced_name(&r.pick(features));
-      continue;
-    }
     if (layout == 0 && features.empty()) layout = 1;  // no linework to follow: horizontal
     switch (layout) {
       case 0: {
@@ -326,8 +324,8 @@ void Builder::lettering() {
         lines_label(r.chance(0.45) ? descriptive_name() : names.make(kinds[r.integer(0, 4)], r.g));
         break;
       }
-      case 8:
-        spaced_name(nullptr);
+      case 8:  // along a feature, or else across a region
+        spaced_name(r.chance(0.6) && !features.empty() ? &r.pick(features) : nullptr);
         break;
       default:
         if (opt.map_style == MapStyle::Nautical) {  // soundings: upright depths

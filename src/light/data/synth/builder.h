@@ -72,6 +72,10 @@ struct Builder : Canvas {
   // Over two or three stacked lines, centred; reading order is line by line.
   bool stacked(const Name& name);
 
+  // The baseline for a label along `feat` between arc lengths s0 and s1, read left to right (never
+  // upside down) and lifted off the line by a road's or river's half width and a quarter of `size`.
+  Path label_path(const Feature& feat, double s0, double s1, double size);
+
   // Along a river, road or rail line, reading left to right, words sometimes far apart, with other
   // labels put into the wide gaps.
   bool along_feature(const Name& name, const Feature& feat);

@@ -12,9 +12,6 @@ namespace light::synth {
 namespace {
 
 // The descriptive names that large-scale sheets set on two or more lines.
-struct TwoPart {
-  std::vector<std::string> first, second;
-};
 const std::vector<std::string> kSites{"Roman Villa", "Castle", "Battle", "Abbey", "Priory", "Roman Fort", "Chapel",
                                       "Old Mill", "Mission", "Fort", "Trading Post", "Stage Station"};
 const std::vector<std::string> kDedications{"Holy Trinity", "St. Mary's", "St. John's", "All Saints", "St. Peter's",
@@ -27,8 +24,6 @@ const std::vector<std::string> kInstitutions{"Youth Hostel", "Sewage Works", "Pu
                                              "Golf Course", "Water Tower", "County School", "Public House", "Post Office",
                                              "Signal Box", "Filter Beds", "Cattle Grid", "Recreation Ground", "Allotment Gardens"};
 
-std::vector<std::string> words_of(const std::string& s) { return split_words(s); }
-
 template <class T>
 T concat(T a, const T& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -40,12 +35,12 @@ T concat(T a, const T& b) {
 Name Builder::descriptive_name() {
   const Name place = names.make(NameKind::Settlement, r.g);
   switch (r.integer(0, 5)) {
-    case 0: return {concat(words_of("Site of"), words_of(r.pick(kSites))), NameKind::Settlement};
-    case 1: return {concat(words_of(r.pick(kDedications)), words_of(r.chance(0.7) ? "Church" : "Chapel")), NameKind::Settlement};
-    case 2: return {concat(words_of(r.pick(kWorkings)), words_of(r.pick(kQualifiers))), NameKind::Settlement};
-    case 3: return {concat(place.words, words_of(r.pick(kBuildings))), NameKind::Settlement};
-    case 4: return {words_of(r.pick(kInstitutions)), NameKind::Settlement};
-    default: return {concat(place.words, words_of(r.chance(0.5) ? "Junction" : "Station")), NameKind::Settlement};
+    case 0: return {concat(split_words("Site of"), split_words(r.pick(kSites))), NameKind::Settlement};
+    case 1: return {concat(split_words(r.pick(kDedications)), split_words(r.chance(0.7) ? "Church" : "Chapel")), NameKind::Settlement};
+    case 2: return {concat(split_words(r.pick(kWorkings)), split_words(r.pick(kQualifiers))), NameKind::Settlement};
+    case 3: return {concat(place.words, split_words(r.pick(kBuildings))), NameKind::Settlement};
+    case 4: return {split_words(r.pick(kInstitutions)), NameKind::Settlement};
+    default: return {concat(place.words, split_words(r.chance(0.5) ? "Junction" : "Station")), NameKind::Settlement};
   }
 }
 
@@ -179,13 +174,7 @@ bool Builder::spaced_name(const Feature* feat) {
     if (feat) {
       if (feat->path.length() < len + 60) return false;
       const double s = r.uni(10, feat->path.length() - len - 30);
-      Path piece = feat->path.slice(s, s + len + 20, 2.0);
-      if (std::cos(piece.angle(0.5 * piece.length())) < 0) {  // read left to right
-        auto pts = piece.points();
-        std::reverse(pts.begin(), pts.end());
-        piece = Path(pts);
-      }
-      path = piece.offset(-((feat->kind == Feature::Road ? 7.0 : 4.0) + 0.25 * f.size_px));
+      path = label_path(*feat, s, s + len + 20, f.size_px);
     } else {  // across a region: a straight line or a gentle arc
       if (len > 0.95 * std::max(W, H)) return false;
       const double a0 = r.chance(0.5) ? 0.0 : r.uni(-0.6, 0.6);
