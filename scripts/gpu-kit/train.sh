@@ -1,0 +1,41 @@
+#!/bin/bash
+# On the GPU machine: build light-full against the machine's CUDA LibTorch (without GDAL), make
+# training tiles with `light synth` on its cores, and train the linker from random weights on CUDA
+# until DEADLINE seconds after the start; the run's best epoch comes back under $OUT (the weights in
+# two parts: cat model.part-* > model.safetensors). Run with `bash scripts/gpu-kit/train.sh` after
+# `bash scripts/gpu-kit/make.sh` here (.gpudeps carried). Here, for a dry run on the CPU:
+#   LIGHT_FULL=build/light-full DEVICE=cpu TRAIN=4 VAL=2 EPOCHS=1 OUT=/tmp/o bash scripts/gpu-kit/train.sh
+T0=$(date +%s)
+cd "$(dirname "$0")/../.."
+OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-1600} VAL=${VAL:-40} EPOCHS=${EPOCHS:-12} DEADLINE=${DEADLINE:-540}
+BATCH=${BATCH:-4} LR=${LR:-3e-4} WARMUP=${WARMUP:-300} EXTRA=${EXTRA:---focal-self-target}
+D=/tmp/light-train; mkdir -p $D
+log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
+if [ -z "$LIGHT_FULL" ]; then
+  mkdir -p /tmp/root && tar xJf .gpudeps/deps.tar.xz -C /tmp/root
+  cp -an /tmp/root/usr/. /usr/ 2>/dev/null; cp -an /tmp/root/etc/. /etc/ 2>/dev/null
+  cp -n .gpudeps/extra/libGL* /usr/lib/x86_64-linux-gnu/; cp -f .gpudeps/extra/libopencv_imgcodecs.so.4.6.0 /usr/lib/x86_64-linux-gnu/; ldconfig
+  TD=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')/Torch
+  export PATH=/usr/local/cuda/bin:$PATH
+  log "unpacked; configuring"
+  cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DTorch_DIR=$TD -DLIGHT_GDAL=OFF -DLIGHT_BUILD_TESTS=OFF \
+    -DLIGHT_BUILD_BENCH=OFF > $OUT/cmake.log 2>&1 || { tail -30 $OUT/cmake.log; exit 1; }
+  ninja -C /tmp/b light-full > $OUT/build.log 2>&1 || { grep -m5 -B2 -A8 error $OUT/build.log | head -60; exit 1; }
+  LIGHT_FULL=/tmp/b/light-full
+  log "built"; nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a $OUT/device.log
+fi
+$LIGHT_FULL synth --out $D/train --count $TRAIN --seed 2301 --threads 0 --overwrite -q 2>&1 | tail -3
+$LIGHT_FULL synth --out $D/val --count $VAL --seed 2311 --threads 0 --overwrite -q 2>&1 | tail -3
+log "synth: $(ls $D/train/images | wc -l) training tiles, $(ls $D/val/images | wc -l) validation tiles"
+LEFT=$(( DEADLINE - ( $(date +%s) - T0 ) ))
+log "training for at most $LEFT s"
+timeout -s KILL $LEFT $LIGHT_FULL train --train $D/train/annotations.json --train-images $D/train/images \
+  --val $D/val/annotations.json --val-images $D/val/images --out $D/run --overwrite --tokenizer bytes --config small \
+  --head pairwise --window-word-height 0.022 $EXTRA --lr $LR --warmup-steps $WARMUP --lr-decay cosine \
+  --batch-size $BATCH --max-epochs $EPOCHS --seed 1 --threads 0 --device $DEVICE > $OUT/train.log 2>&1
+log "training ended ($?): $(wc -l < $D/run/log.jsonl) epoch(s)"
+tail -c 1500 $OUT/train.log | tr '\r' '\n' | tail -4
+cat $D/run/log.jsonl
+split -b 13M -d $D/run/best/model.safetensors $OUT/model.part-
+tar cf $OUT/run.tar -C $D/run best/config.json best/vocab.json best/merges.txt log.jsonl options.json
+log "done"
