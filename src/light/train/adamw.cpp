@@ -3,6 +3,9 @@
 #include <ATen/Parallel.h>
 
 #include <cmath>
+#include <sstream>
+#include <string>
+#include <type_traits>
 
 namespace light::train {
 
@@ -28,6 +31,19 @@ void update(float* p, const float* g, float* m, float* v, int64_t n, float decay
   });
 }
 
+// The optimizer's state key for a parameter: its TensorImpl's address as text up to LibTorch 2.10
+// (what c10::guts::to_string gave), the address itself from 2.11.
+template <class Key>
+Key state_key(c10::TensorImpl* impl) {
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream s;
+    s << impl;
+    return s.str();
+  } else {
+    return impl;
+  }
+}
+
 bool fusable(const torch::Tensor& t) { return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.is_contiguous(); }
 }  // namespace
 
@@ -46,7 +62,7 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
       if (!p.grad().defined()) continue;
       const torch::Tensor& grad = p.grad();
       TORCH_CHECK(!grad.is_sparse(), "FusedAdamW does not support sparse gradients");
-      const std::string key = c10::guts::to_string(p.unsafeGetTensorImpl());
+      const auto key = state_key<std::decay_t<decltype(state_.begin()->first)>>(p.unsafeGetTensorImpl());
       auto it = state_.find(key);
       if (it == state_.end()) {
         auto s = std::make_unique<torch::optim::AdamWParamState>();
