@@ -33,6 +33,11 @@ Mat imdecode(InputArray buf, int) {
   im.version = PNG_IMAGE_VERSION;
   return from_png(im, png_image_begin_read_from_memory(&im, p, b.total()) != 0);
 }
+Mat imdecode(InputArray buf, int flags, Mat* dst) {
+  Mat m = imdecode(buf, flags);
+  if (dst) *dst = m;
+  return m;
+}
 bool imencode(const String& ext, InputArray img, std::vector<uchar>& out, const std::vector<int>&) {
   Mat m = img.getMat();
   if (!m.isContinuous()) m = m.clone();
