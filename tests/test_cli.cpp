@@ -13,7 +13,6 @@
 using namespace light::test;
 
 namespace {
-std::string q(const std::string& s) { return "'" + s + "'"; }
 const std::string kGt = example_path("example_gt.json");
 const std::string kPred = example_path("example_pred.json");
 }  // namespace

@@ -12,9 +12,9 @@
 using namespace light;
 using light::test::run_light;
 using light::test::RunResult;
+using light::test::q;
 
 namespace {
-std::string q(const std::string& s) { return "'" + s + "'"; }
 
 // Three maps' words (the bundled example's predictions, under three image keys) in `dir`/words.
 void three_maps(const std::string& dir) {
@@ -50,7 +50,8 @@ TEST(Collection, AFolderGivesAMapPerFileAndAManifestItsRows) {
   for (const char* s : {"1/2", "2/2"})
     for (const auto& j : link::shard(jobs, s)) EXPECT_TRUE(seen.insert(j.name).second);
   EXPECT_EQ(seen.size(), 3u);
-  EXPECT_EQ(link::shard(jobs, "2/2").size(), 1u);
+  EXPECT_EQ(link::shard(jobs, "2/2").size(), 2u);  // by a hash of the name (FNV-1a): alpha and beta
+  EXPECT_EQ(link::shard(jobs, "1/2")[0].name, "gamma");
   for (const char* bad : {"0/2", "3/2", "1", "a/b", "1/2x"}) EXPECT_THROW(link::shard(jobs, bad), Error) << bad;
   // Bad manifests are named by line and column.
   test::write_text(dir + "/bad.csv", "words,colour\nx.json,red\n");
@@ -68,19 +69,19 @@ TEST(Collection, AFolderGivesAMapPerFileAndAManifestItsRows) {
 TEST(Collection, LinksEachMapOnceResumesAndNamesAFailedMap) {
   const std::string dir = test::temp_dir();
   three_maps(dir);
-  RunResult r = run_light("link --method distance --collection " + q(dir + "/words") + " --shard 1/2 -o " + q(dir + "/out"));
+  RunResult r = run_light("link --method distance --collection " + q(dir + "/words") + " --shard 2/2 -o " + q(dir + "/out"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::filesystem::exists(dir + "/out/alpha.json"));
-  EXPECT_FALSE(std::filesystem::exists(dir + "/out/beta.json"));  // the other shard's
-  EXPECT_TRUE(std::filesystem::exists(dir + "/out/gamma.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/out/beta.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out/gamma.json"));  // the other shard's
   const auto before = std::filesystem::last_write_time(dir + "/out/alpha.json");
   // The whole collection: the two done maps are skipped, the third linked.
   r = run_light("link --method distance --collection " + q(dir + "/words") + " -o " + q(dir + "/out"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("3 map(s) in this share; 2 already linked"), std::string::npos) << r.err;
   EXPECT_EQ(std::filesystem::last_write_time(dir + "/out/alpha.json"), before);
-  const auto linked = maptext::read_maptext(dir + "/out/beta.json", {maptext::Kind::Predictions});
-  EXPECT_EQ(linked[0].image, "beta.png");
+  const auto linked = maptext::read_maptext(dir + "/out/gamma.json", {maptext::Kind::Predictions});
+  EXPECT_EQ(linked[0].image, "gamma.png");
   EXPECT_EQ(linked[0].word_count(), 7u);
   // A broken map is named, the others still linked, and the run fails.
   test::write_text(dir + "/words/delta.json", "[{\"image\": \"d.png\", \"groups\": [[{\"vertices\": [[0, 0]]}]]}]");

@@ -21,10 +21,10 @@
 using namespace light;
 using light::test::run_light;
 using light::test::RunResult;
+using light::test::q;
 using Json = nlohmann::json;
 
 namespace {
-std::string q(const std::string& s) { return "'" + s + "'"; }
 
 std::string sh(const std::string& cmd) {  // stdout of a shell command
   std::string out;

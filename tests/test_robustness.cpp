@@ -33,23 +33,8 @@ using namespace light::test;
 namespace fs = std::filesystem;
 
 namespace {
-std::string q(const std::string& s) { return "'" + s + "'"; }
 const std::string kGt = example_path("example_gt.json");
 const std::string kPred = example_path("example_pred.json");
-
-// Every file under `dir` (relative path -> bytes): "nothing changed" compares two of these.
-std::map<std::string, std::string> snapshot(const std::string& dir) {
-  std::map<std::string, std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = read_text(e.path().string());
-  return out;
-}
-
-void expect_error(const RunResult& r, const std::string& message) {
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("light: error: "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find(message), std::string::npos) << "expected \"" << message << "\" in: " << r.err;
-}
 
 // A synthetic set of two 600-pixel tiles (train and validation data for the tiny model).
 std::string synth_set(const std::string& dir) {

@@ -1,5 +1,6 @@
 #include "test_util.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -46,6 +47,19 @@ RunResult run_light(const std::string& args) {
   r.err = read_text(err);
   std::filesystem::remove_all(dir);
   return r;
+}
+
+std::map<std::string, std::string> snapshot(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[std::filesystem::relative(e.path(), dir).string()] = read_text(e.path().string());
+  return out;
+}
+
+void expect_error(const RunResult& r, const std::string& message) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("light: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << "expected \"" << message << "\" in: " << r.err;
 }
 
 }  // namespace light::test

@@ -1,5 +1,6 @@
 // Helpers shared by the tests: paths to bundled data and running the `light` binary.
 #pragma once
+#include <map>
 #include <string>
 
 namespace light::test {
@@ -23,7 +24,16 @@ struct RunResult {
 // (<s> 0, <pad> 1, </s> 2): fits small test models' vocabularies. Returns `dir`.
 std::string write_byte_level_tokenizer(const std::string& dir);
 
+// Every file under `dir` (relative path -> bytes): "nothing changed" compares two of these.
+std::map<std::string, std::string> snapshot(const std::string& dir);
+
+// A shell-quoted argument ('...'; the tests' paths hold no quote).
+inline std::string q(const std::string& s) { return "'" + s + "'"; }
+
 // Runs `light ARGS` (ARGS is a shell fragment) and captures exit code, stdout and stderr.
 RunResult run_light(const std::string& args);
+
+// A refusal: exit 1, "light: error: " and `message` on stderr (gtest expectations).
+void expect_error(const RunResult& r, const std::string& message);
 
 }  // namespace light::test

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <new>
 
 #include "light/cli/commands.h"
@@ -16,6 +18,18 @@ const char* full_command_description(const std::string& name) {
   return "";
 }
 
+namespace {
+bool manifest_names_georef(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 0; n < 100000 && std::getline(in, line); ++n)
+    if (line.find("georef") != std::string::npos) return true;
+  return false;
+}
+}  // namespace
+
 bool needs_full(const std::vector<std::string>& args) {
   if (args.empty()) return false;
   for (const auto& c : kFullCommands)
@@ -26,6 +40,9 @@ bool needs_full(const std::vector<std::string>& args) {
     if (args[i] == "--georef" && args[i + 1] != "none") return true;
   for (const auto& a : args)
     if (a.rfind("--georef=", 0) == 0 && a != "--georef=none") return true;
+  // So does a manifest that names georeferencing for its maps (a "georef" column or key).
+  for (size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--collection" && manifest_names_georef(args[i + 1])) return true;
   // A model links unless a heuristic is asked for (--method); --help is answered where --model is.
   for (const auto& a : args)
     if (a == "--method" || a.rfind("--method=", 0) == 0) return false;

@@ -67,7 +67,18 @@ void run_collection(const LinkArgs& a, const LinkFn& link) {
   namespace fs = std::filesystem;
   const std::vector<link::MapJob> jobs = link::shard(link::read_collection(a.collection), a.shard);
   if (fs::exists(a.out) && !fs::is_directory(a.out)) throw Error("-o/--out: with --collection, a folder for one output per map; \"" + a.out + "\" is a file");
+  std::error_code ec;
+  if (fs::is_directory(a.collection) && fs::exists(a.out) && fs::equivalent(a.collection, a.out, ec))
+    throw Error("-o/--out " + a.out + ": is the --collection folder; the outputs would land among the words files (and be taken for maps "
+                "next time): give another folder");
   const output::Format format = output::parse_format(a.format);
+  for (const auto& j : jobs) {
+    const std::string georef = j.georef.empty() ? a.georef : j.georef;
+    if (!j.georef.empty() && j.georef != "none" && format != output::Format::GeoJson)
+      throw Error(a.collection + ": map \"" + j.name + "\" has georef \"" + j.georef + "\", which needs --format geojson");
+    if (georef == "auto" && j.image.empty() && a.images.empty())
+      throw Error(a.collection + ": map \"" + j.name + "\" has georef auto, which reads the map's image: give the manifest an image column or --images");
+  }
   const std::string ext = format == output::Format::GeoJson ? ".geojson" : format == output::Format::WebAnnotation ? ".jsonld" : ".json";
   std::vector<const link::MapJob*> todo;
   for (const auto& j : jobs)
@@ -84,7 +95,10 @@ void run_collection(const LinkArgs& a, const LinkFn& link) {
       std::string images = a.images;
       if (!j->image.empty()) {
         images = fs::path(j->image).parent_path().string();
-        if (words.size() == 1) words[0].image = fs::path(j->image).filename().string();  // the manifest names the map's image
+        if (words.size() != 1)
+          throw Error("the manifest names one image (" + j->image + ") for " + std::to_string(words.size()) +
+                      " images' words; leave its image empty and give --images");
+        words[0].image = fs::path(j->image).filename().string();  // the manifest names the map's image
       }
       const maptext::Dataset linked = link(words, images);
       LinkArgs ja = a;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -55,23 +56,46 @@ std::vector<MapJob> read_collection(const std::string& path) {
     for (const auto& e : fs::directory_iterator(path))
       if (e.is_regular_file() && (e.path().extension() == ".json" || e.path().extension() == ".geojson"))
         jobs.push_back({e.path().stem().string(), e.path().string(), "", ""});
-    std::sort(jobs.begin(), jobs.end(), [](const MapJob& a, const MapJob& b) { return a.name < b.name; });
+    std::sort(jobs.begin(), jobs.end(), [](const MapJob& a, const MapJob& b) { return a.name < b.name || (a.name == b.name && a.words < b.words); });
     if (jobs.empty()) throw Error(path + ": no .json or .geojson words file in this folder (--collection)");
+    for (size_t i = 1; i < jobs.size(); ++i)
+      if (jobs[i].name == jobs[i - 1].name)
+        throw Error(path + ": " + fs::path(jobs[i - 1].words).filename().string() + " and " + fs::path(jobs[i].words).filename().string() +
+                    " would both be written as the map \"" + jobs[i].name + "\"; rename one, or name each in a manifest (--collection)");
     return jobs;
   }
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot read the manifest (--collection)");
   const fs::path base = fs::path(path).parent_path();
-  const bool jsonl = fs::path(path).extension() == ".jsonl" || fs::path(path).extension() == ".ndjson";
+  bool jsonl = fs::path(path).extension() == ".jsonl" || fs::path(path).extension() == ".ndjson";
   std::vector<std::string> columns;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte-order mark (Excel's "CSV UTF-8")
+    if (number == 1) {
+      const size_t first = line.find_first_not_of(" \t");
+      const char c = first == std::string::npos ? ' ' : line[first];
+      bool words_file = c == '[';
+      if (c == '{') {  // JSON lines, whatever the file is called, unless the file is one JSON document
+        const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded()) {
+          std::ifstream whole(path);
+          words_file = nlohmann::json::accept(std::string(std::istreambuf_iterator<char>(whole), {}));
+        } else {
+          words_file = j.is_object() && (j.contains("annotations") || j.contains("groups") || j.contains("features"));
+        }
+        jsonl = true;
+      }
+      if (words_file)
+        throw Error(path + ": a words file, not a manifest; link it with --words, or give --collection a folder of words files or a "
+                           "manifest (CSV, or JSON lines: words, image, georef, name)");
+    }
     if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
     const std::string where = path + ": line " + std::to_string(number);
     std::map<std::string, std::string> row;
     if (jsonl) {
-      const nlohmann::json j = parse_json(line, where);
+      const nlohmann::json j = parse_json(line, where);  // a key given twice is refused there
       if (!j.is_object()) throw Error(where + ": expected an object {\"words\": ..., \"image\": ..., \"georef\": ..., \"name\": ...}");
       for (auto it = j.begin(); it != j.end(); ++it) {
         if (it.key() != "words" && it.key() != "image" && it.key() != "georef" && it.key() != "name")
@@ -79,13 +103,18 @@ std::vector<MapJob> read_collection(const std::string& path) {
         if (!it.value().is_string()) throw Error(where + ": \"" + it.key() + "\" must be a string");
         row[it.key()] = it.value().get<std::string>();
       }
+      if (row.count("name") && row["name"].empty()) throw Error(where + ": \"name\" is empty (leave it out for the words file's name)");
     } else {
       const auto cells = csv_cells(line, where);
       if (columns.empty()) {  // the header
         columns = cells;
-        for (const auto& c : columns)
+        for (size_t k = 0; k < columns.size(); ++k) {
+          const std::string& c = columns[k];
           if (c != "words" && c != "image" && c != "georef" && c != "name")
             throw Error(where + ": unknown column \"" + c + "\" (the header names words, image, georef, name)");
+          if (std::find(columns.begin(), columns.begin() + static_cast<long>(k), c) != columns.begin() + static_cast<long>(k))
+            throw Error(where + ": the column \"" + c + "\" is named twice");
+        }
         if (std::find(columns.begin(), columns.end(), "words") == columns.end()) throw Error(where + ": the header needs a \"words\" column");
         continue;
       }
@@ -101,6 +130,8 @@ std::vector<MapJob> read_collection(const std::string& path) {
     j.name = row["name"].empty() ? fs::path(j.words).stem().string() : row["name"];
     if (j.name.find('/') != std::string::npos || j.name == "." || j.name == "..")
       throw Error(where + ": \"name\" must be a file name, got \"" + j.name + "\"");
+    if (std::any_of(j.name.begin(), j.name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+      throw Error(where + ": \"name\" holds a control character (a NUL, a tab, a line break): not a file name");
     jobs.push_back(std::move(j));
   }
   if (jobs.empty()) throw Error(path + ": no map in the manifest (--collection)");
@@ -125,8 +156,14 @@ std::vector<MapJob> shard(const std::vector<MapJob>& jobs, const std::string& sp
     throw Error("--shard: expected K/N (this machine's share, 1 <= K <= N), got \"" + spec + "\"");
   }
   if (!(n >= 1 && k >= 1 && k <= n)) throw Error("--shard: expected K/N with 1 <= K <= N, got \"" + spec + "\"");
+  // By a hash of each map's name, not its place in a listing: a map keeps its shard when maps are
+  // added to the folder between the shards' runs (FNV-1a, 64 bits: the same on every machine).
   std::vector<MapJob> out;
-  for (size_t i = static_cast<size_t>(k - 1); i < jobs.size(); i += static_cast<size_t>(n)) out.push_back(jobs[i]);
+  for (const MapJob& j : jobs) {
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char c : j.name) h = (h ^ c) * 1099511628211ull;
+    if (h % static_cast<uint64_t>(n) == static_cast<uint64_t>(k - 1)) out.push_back(j);
+  }
   return out;
 }
 

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "light/error.h"
 #include "light/util/fs.h"
 
@@ -60,17 +62,40 @@ RunFolder::RunFolder(std::string dir, bool resume, bool overwrite, bool root)
 void RunFolder::create() {
   if (resume_) return;
   made_ = !fs::exists(dir_);
-  if (overwrite_ && root_) clear_output_folder(dir_);
+  created_ = true;
   std::error_code ec;
+  if (overwrite_ && root_ && !made_) {
+    // The old run is set aside, not removed: a setup that fails after this puts it back; keep()
+    // removes it once training starts.
+    aside_ = dir_ + ".overwritten.tmp." + std::to_string(::getpid());
+    remove_tree(aside_);
+    fs::rename(dir_, aside_, ec);
+    if (ec) {
+      aside_.clear();
+      throw Error(dir_ + " (--out): cannot set the old run aside: " + ec.message());
+    }
+  }
   fs::create_directories(dir_, ec);
   if (ec) throw Error(dir_ + " (--out): cannot create the run folder: " + ec.message());
 }
 
+void RunFolder::keep() {
+  active_ = false;
+  if (!aside_.empty()) {
+    try {
+      remove_tree(aside_);
+    } catch (const std::exception&) {
+    }
+    aside_.clear();
+  }
+}
+
 RunFolder::~RunFolder() {
-  if (!active_ || resume_ || !root_) return;
+  if (!active_ || resume_ || !root_ || !created_) return;  // before create() nothing was written
   try {  // the setup's own error is the one to report
-    if (made_) remove_tree(dir_);
-    else clear_output_folder(dir_);
+    if (made_ || !aside_.empty()) remove_tree(dir_);
+    else clear_output_folder(dir_);  // an empty folder given as --out stays, empty
+    if (!aside_.empty()) fs::rename(aside_, dir_);
   } catch (const std::exception&) {
   }
 }

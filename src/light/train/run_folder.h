@@ -25,9 +25,10 @@ std::string first_lines(const std::string& text, long count);
 
 // A training command's run folder (--out). A new run refuses a folder that exists and holds anything,
 // naming --resume and --overwrite, before anything is read; nothing is written into it until create(),
-// which the setup calls once every input has been read and checked (with --overwrite, the old contents
-// go only then). A setup that fails after create() leaves the folder as create() made it: removed when
-// this run made it, else empty. keep() once training starts. A resumed run's folder is left alone.
+// which the setup calls once every input has been read and checked. With --overwrite, create() sets the
+// old run aside (DIR.overwritten.tmp.PID) and keep() removes it once training starts: a setup that fails
+// at any point before keep() leaves the old run as it was. A folder this run made is removed on such a
+// failure, an empty one given as --out left empty. A resumed run's folder is left alone.
 class RunFolder {
  public:
   // Only the root rank (`root`) empties an overwritten folder or removes a failed one. Construct it
@@ -37,11 +38,11 @@ class RunFolder {
   RunFolder(const RunFolder&) = delete;
   RunFolder& operator=(const RunFolder&) = delete;
   void create();
-  void keep() { active_ = false; }
+  void keep();
 
  private:
-  std::string dir_;
-  bool resume_, overwrite_, root_, made_ = false, active_ = true;
+  std::string dir_, aside_;
+  bool resume_, overwrite_, root_, made_ = false, created_ = false, active_ = true;
 };
 
 }  // namespace light::train
