@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <tuple>
+#include <vector>
 #include <string>
 
 #include "test_util.h"
@@ -139,5 +140,109 @@ TEST(HostileInput, ShardsKeepTheirMapsWhenTheFolderGrowsBetweenTheirRuns) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The first five are all linked: each by the shard it hashes to, whichever ran when.
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(fs::exists(dir + "/out/map1" + std::to_string(i) + ".json")) << i;
+  fs::remove_all(dir);
+}
+
+namespace {
+// Starts `light ARGS` in the background (SIGINT not ignored, as sh would for a background job), waits until `appears` exists (up to 30 s), sends `signal`,
+// and returns the shell's view of the exit status (128 + the signal when it ended by it).
+int interrupt_light(const std::string& args, const std::string& appears, int signal, const std::string& dir) {
+  const std::string script = "env --default-signal=INT,TERM '" + std::string(LIGHT_BINARY) + "' " + args + " 2>/dev/null & p=$!; i=0; "
+                             "while [ -z \"$(ls -d " + appears + " 2>/dev/null)\" ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done; "
+                             "kill -" + std::to_string(signal) + " $p; wait $p; echo $? > " + q(dir + "/rc");
+  std::system(("sh -c " + q(script)).c_str());
+  return std::stoi(read_text(dir + "/rc"));
+}
+}  // namespace
+
+TEST(HostileInput, AnInterruptedSynthOrViewLeavesNothingBehind) {
+  const std::string dir = temp_dir();
+  for (int sig : {2, 15}) {  // SIGINT, SIGTERM
+    const std::string set = dir + "/set" + std::to_string(sig);
+    const int rc = interrupt_light("synth --count 40 --size 2500 --threads 1 -q --out " + q(set), q(set + "/images/tile_000000.png"), sig, dir);
+    EXPECT_EQ(rc, 128 + sig);
+    EXPECT_FALSE(fs::exists(set)) << "a half-made set is left";
+  }
+  RunResult r = run_light("synth --count 1 --size 4000 --threads 1 -q --out " + q(dir + "/big"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (int sig : {2, 15}) {
+    const std::string page = dir + "/page" + std::to_string(sig);
+    const int rc = interrupt_light("view --words " + q(dir + "/big/annotations.json") + " --images " + q(dir + "/big") + " -o " + q(page),
+                                   q(page) + ".tmp.*", sig, dir);
+    EXPECT_EQ(rc, 128 + sig);
+    EXPECT_FALSE(fs::exists(page));
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().string().find(".tmp."), std::string::npos) << e.path();
+  }
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, SynthNeverEmptiesAFolderThatHoldsItsOwnGazetteer) {
+  const std::string dir = temp_dir(), set = dir + "/set";
+  fs::create_directories(set);
+  write_text(set + "/my_gazetteer.txt", "1\tLodgepole\tLodgepole\t\t41.1\t-102.6\tP\tPPL\tUS\t\t\t\t\t\t300\t\t\t\t\n");
+  const RunResult r = run_light("synth --out " + q(set) + " --overwrite --gazetteer " + q(set + "/my_gazetteer.txt") + " --count 1 --size 600 -q");
+  expect_error(r, "--gazetteer (" + set + "/my_gazetteer.txt): lies inside --out " + set + ", which --overwrite empties");
+  EXPECT_TRUE(fs::exists(set + "/my_gazetteer.txt"));
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, APageGoesThroughASymbolicLinkAndIntoAFolderNamedWithASlash) {
+  const std::string dir = temp_dir();
+  const std::string syn = synth_set(dir);
+  fs::create_directories(dir + "/real");
+  fs::create_symlink(dir + "/real", dir + "/link");
+  RunResult r = run_light("view --words " + q(syn + "/annotations.json") + " --images " + q(syn) + " -o " + q(dir + "/link") + " -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link"));
+  EXPECT_TRUE(fs::exists(dir + "/real/index.html"));
+  r = run_light("view --words " + q(syn + "/annotations.json") + " --images " + q(syn) + " -o " + q(dir + "/page/") + " -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir + "/page/index.html"));
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, DrawingsOfTilesWithOneFileNameAreKeptApart) {
+  const std::string dir = temp_dir();
+  fs::create_directories(dir + "/imgs/a");
+  fs::create_directories(dir + "/imgs/b");
+  const std::string syn = synth_set(dir);
+  fs::copy_file(syn + "/images/tile_000000.png", dir + "/imgs/a/x.png");
+  fs::copy_file(syn + "/images/tile_000001.png", dir + "/imgs/b/x.png");
+  one_map(dir + "/w1.json", "a/x.png");
+  std::string words = read_text(dir + "/w1.json");
+  one_map(dir + "/w2.json", "b/x.png");
+  words = words.substr(0, words.size() - 1) + ", " + read_text(dir + "/w2.json").substr(1);
+  write_text(dir + "/w.json", words);
+  const RunResult r = run_light("draw --words " + q(dir + "/w.json") + " --images " + q(dir + "/imgs") + " --out " + q(dir + "/d"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir + "/d/a_x.png"));
+  EXPECT_TRUE(fs::exists(dir + "/d/b_x.png"));
+  fs::remove_all(dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+// ---------------------------------------------------------------------------------------------
+
+TEST(HostileInput, ImageKeysNeverReachOutsideTheImagesFolder) {
+  const std::string dir = temp_dir();
+  const std::string syn = synth_set(dir);
+  fs::create_directories(dir + "/secret");
+  fs::create_directories(dir + "/img");
+  fs::copy_file(syn + "/images/tile_000000.png", dir + "/secret/private.png");
+  for (const std::string& key : std::vector<std::string>{"../secret/private.png", dir + "/secret/private.png"}) {
+    one_map(dir + "/w.json", key);
+    const std::string leaves = "image \"" + key + "\": leaves the images folder " + dir + "/img";
+    expect_error(run_light("view --words " + q(dir + "/w.json") + " --images " + q(dir + "/img") + " -o " + q(dir + "/page") + " -q"), leaves);
+    expect_error(run_light("draw --words " + q(dir + "/w.json") + " --images " + q(dir + "/img") + " --out " + q(dir + "/d")), leaves);
+    expect_error(run_light("link --words " + q(dir + "/w.json") + " --images " + q(dir + "/img") + " -o " + q(dir + "/o.json") + " -q"), leaves);
+    EXPECT_FALSE(fs::exists(dir + "/page") || fs::exists(dir + "/d") || fs::exists(dir + "/o.json"));
+    // Asked for: read.
+    const RunResult r = run_light("--version >/dev/null; LIGHT_IMAGES_ANYWHERE=1 '" + std::string(LIGHT_BINARY) + "' draw --words " +
+                                  q(dir + "/w.json") + " --images " + q(dir + "/img") + " --out " + q(dir + "/d3"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir + "/d3/private.png"));
+    fs::remove_all(dir + "/d3");
+  }
   fs::remove_all(dir);
 }

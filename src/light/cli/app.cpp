@@ -9,6 +9,7 @@
 
 #include "light/cli/commands.h"
 #include "light/error.h"
+#include "light/util/interrupt.h"
 
 namespace light::cli {
 
@@ -68,6 +69,9 @@ int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_ful
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "light: error: out of memory\n");
     return 1;
+  } catch (const light::Interrupted& e) {
+    std::fprintf(stderr, "\nlight: %s; what this run had made is removed\n", e.what());
+    end_by_signal(e.signal);
   } catch (const light::Error& e) {
     std::fprintf(stderr, "light: error: %s\n", e.what());
     return 1;

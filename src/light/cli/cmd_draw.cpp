@@ -37,10 +37,25 @@ void add_draw_command(CLI::App& app) {
     // Every source first: a drawing never replaces a tile (or the words file), whatever the names.
     std::vector<std::pair<std::string, std::string>> jobs;
     std::set<std::pair<dev_t, ino_t>> sources;
+    // A drawing is named after its key's file name; when two keys share one ("a/x.png", "b/x.png"),
+    // every drawing is named after its whole key instead, folders joined by "_" ("a_x.png").
+    std::set<std::string> names;
+    bool flatten = false;
+    for (size_t k = 0; k < data.size() && !(a->limit > 0 && k >= static_cast<size_t>(a->limit)); ++k)
+      flatten |= !names.insert(std::filesystem::path(data[k].image).filename().string()).second;
+    names.clear();
     for (const auto& tile : data) {
       if (a->limit > 0 && jobs.size() >= static_cast<size_t>(a->limit)) break;
       const std::string src = data::find_tile_image(a->images, tile.image);
-      jobs.emplace_back(src, (std::filesystem::path(a->out) / std::filesystem::path(tile.image).filename()).replace_extension(a->jpeg ? ".jpg" : ".png").string());
+      std::string name = std::filesystem::path(tile.image).filename().string();
+      if (flatten) {
+        name.clear();
+        for (const auto& part : std::filesystem::path(tile.image).lexically_normal().relative_path())
+          if (part != ".." && part != "." && !part.empty()) name += (name.empty() ? "" : "_") + part.string();
+      }
+      const std::string dst = (std::filesystem::path(a->out) / name).replace_extension(a->jpeg ? ".jpg" : ".png").string();
+      if (!names.insert(dst).second) throw Error("--words: two tiles would both be drawn as " + dst + " (image \"" + tile.image + "\")");
+      jobs.emplace_back(src, dst);
       struct stat st {};
       if (::stat(src.c_str(), &st) == 0) sources.emplace(st.st_dev, st.st_ino);
     }

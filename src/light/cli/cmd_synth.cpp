@@ -8,6 +8,7 @@
 #include "light/data/synth/synth.h"
 #include "light/error.h"
 #include "light/util/fs.h"
+#include "light/util/interrupt.h"
 #include <filesystem>
 
 namespace light::cli {
@@ -103,10 +104,12 @@ void run_synth(const SynthArgs& a) {
     throw Error("--spotter-points: expected an even vertex count from 4 to 400, got " + std::to_string(a.spotter_points));
   rates.points = a.spotter_points;
   check_new_output_folder("--out", a.out, a.overwrite);
+  if (a.overwrite) check_inputs_outside("--out", a.out, {{"--gazetteer", a.gazetteer}});
   const synth::Gazetteer names(a.gazetteer);
   if (a.overwrite) clear_output_folder(a.out);  // no stale tiles of an older set
   const bool created = !std::filesystem::exists(a.out);
   maptext::Dataset data;
+  const InterruptScope interrupt;  // SIGINT/SIGTERM/SIGHUP: the half-made set is removed, as on an error
   try {
     data = synth::synthesize(names, opt, a.out, a.count, a.threads, !a.quiet);
     if (a.predictions) {  // what a text spotter would report for each tile
@@ -116,6 +119,7 @@ void run_synth(const SynthArgs& a) {
     }
   } catch (...) {  // no half-made set left behind
     if (created) remove_tree(a.out);
+    else clear_output_folder(a.out);
     throw;
   }
   size_t words = 0, groups = 0;

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdlib>
 #include "light/data/tile_image.h"
 
 #include <filesystem>
@@ -7,15 +9,38 @@
 
 namespace light::data {
 
+namespace {
+// Whether `p` lies inside `dir`, by their absolute, lexically normal paths (no "..", no symbolic
+// links followed: a link the user put in the folder is theirs to follow).
+bool lies_inside(const std::filesystem::path& dir, const std::filesystem::path& p) {
+  namespace fs = std::filesystem;
+  fs::path d = fs::absolute(dir).lexically_normal(), q = fs::absolute(p).lexically_normal();
+  if (d.filename().empty()) d = d.parent_path();
+  auto [a, b] = std::mismatch(d.begin(), d.end(), q.begin(), q.end());
+  return a == d.end();
+}
+}  // namespace
+
+bool images_anywhere() {
+  const char* v = std::getenv("LIGHT_IMAGES_ANYWHERE");
+  return v != nullptr && std::string(v) == "1";
+}
+
 std::string find_tile_image(const std::string& dir, const std::string& key) {
   namespace fs = std::filesystem;
   const fs::path full = fs::path(dir) / key, base = fs::path(dir) / fs::path(key).filename();
-  if (fs::exists(full)) return full.string();
+  // A key that leaves the folder (an absolute path elsewhere, "../") is looked up by its file name
+  // inside it, never outside, unless LIGHT_IMAGES_ANYWHERE=1 asks for it.
+  const bool leaves = !lies_inside(dir, full) && !images_anywhere();
+  if (!leaves && fs::exists(full)) return full.string();
   if (fs::exists(base)) return base.string();
   if (!fs::path(key).has_extension())  // a key that is an image's stem (per-image spotter files, GeoJSON)
     for (const char* ext : {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".jp2", ".PNG", ".JPG", ".JPEG", ".TIF", ".TIFF"})
       for (const fs::path& p : {fs::path(full.string() + ext), fs::path(base.string() + ext)})
-        if (fs::exists(p)) return p.string();
+        if ((!leaves || p == fs::path(base.string() + ext)) && fs::exists(p)) return p.string();
+  if (leaves)
+    throw Error("image \"" + key + "\": leaves the images folder " + dir + " (an absolute path or \"..\"), and " + base.string() +
+                " is not there; images are read only inside the folder given (LIGHT_IMAGES_ANYWHERE=1 allows any path)");
   throw Error("image \"" + key + "\": not found as " + full.string() + " or " + base.string());
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <cerrno>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -261,6 +262,22 @@ void check_new_output_folder(const std::string& option, const std::string& dir, 
   throw Error(dir + " (" + option + "): already exists and is not empty; " +
               (resume_hint.empty() ? "" : resume_hint + ", ") +
               "choose a new folder, or pass --overwrite to replace what it holds");
+}
+
+void check_inputs_outside(const std::string& option, const std::string& dir, const std::vector<NamedPath>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path folder = fs::weakly_canonical(fs::absolute(dir), ec).lexically_normal();
+  if (ec) return;
+  if (folder.filename().empty()) folder = folder.parent_path();  // "DIR/"
+  for (const auto& in : inputs) {
+    if (in.path.empty()) continue;
+    const fs::path p = fs::weakly_canonical(fs::absolute(in.path), ec).lexically_normal();
+    if (ec) continue;
+    const auto [end, rest] = std::mismatch(folder.begin(), folder.end(), p.begin(), p.end());
+    if (end == folder.end() && !(folder.empty()))
+      throw Error(in.option + " (" + in.path + "): lies inside " + option + " " + dir + ", which --overwrite empties; move it out first");
+  }
 }
 
 void clear_output_folder(const std::string& dir) {

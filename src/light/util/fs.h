@@ -46,6 +46,9 @@ void check_output_is_not_input(const std::string& output_option, const std::stri
 // empty, is added to the message (e.g. "continue it with --resume RUN").
 void check_new_output_folder(const std::string& option, const std::string& dir, bool overwrite,
                              const std::string& resume_hint = "");
+// Throws light::Error when one of `inputs` lies inside `dir`, a folder the command empties
+// (--overwrite): "--gazetteer (PATH): lies inside --out DIR, which --overwrite empties; ...".
+void check_inputs_outside(const std::string& option, const std::string& dir, const std::vector<NamedPath>& inputs);
 // Empties `dir` (keeps the folder itself); nothing when it does not exist.
 void clear_output_folder(const std::string& dir);
 // Whether `dir` exists and holds anything.

@@ -14,6 +14,7 @@
 #include "light/geometry/polygon.h"
 #include "light/search/normalize.h"
 #include "light/util/fs.h"
+#include "light/util/interrupt.h"
 #include "light/util/progress.h"
 #include "light/view/assets.h"
 
@@ -152,8 +153,13 @@ void write_view(const maptext::Dataset& linked, const std::function<std::string(
   // Every image found before anything is written.
   std::vector<std::string> paths;
   for (const auto& t : linked) paths.push_back(image_of(t.image));
-  const fs::path target = fs::absolute(out);
+  // The folder itself, not a symbolic link to it (the page goes into the link's target), nor "page/".
+  std::string name = out;
+  while (name.size() > 1 && name.back() == '/') name.pop_back();
+  const fs::path target = fs::weakly_canonical(fs::absolute(name), ec);
+  if (ec) throw Error(out + " (-o/--out): " + ec.message());
   const fs::path tmp = target.parent_path() / (target.filename().string() + ".tmp." + std::to_string(::getpid()));
+  const InterruptScope interrupt;  // SIGINT/SIGTERM/SIGHUP: the half-made page is removed, as on an error
   remove_tree(tmp.string());
   fs::create_directories(tmp, ec);
   if (ec) throw Error(out + ": cannot create the page folder: " + ec.message());
@@ -165,6 +171,7 @@ void write_view(const maptext::Dataset& linked, const std::function<std::string(
     Progress bar("view", total, "tiles");
     for (size_t k = 0; k < linked.size(); ++k)
       pyramids.push_back(write_pyramid(paths[k], (tmp / "tiles" / std::to_string(k)).string(), opt.pyramid, [&] {
+        check_interrupted();
         if (opt.progress) bar.add();
       }));
     if (opt.progress) bar.finish();

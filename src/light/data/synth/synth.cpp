@@ -17,6 +17,7 @@
 #include "light/geometry/polygon.h"
 #include "light/error.h"
 #include "light/util/fs.h"
+#include "light/util/interrupt.h"
 #include "light/util/parallel.h"
 #include "light/util/progress.h"
 
@@ -211,6 +212,7 @@ maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& opt, con
   maptext::Dataset data(static_cast<size_t>(count));
   Progress bar("synth", static_cast<size_t>(count), "tiles");
   parallel_for(static_cast<size_t>(count), threads, [&](size_t k, int) {
+    check_interrupted();  // SIGINT/SIGTERM: no further tile; the command removes the half-made set
     char name[64];
     std::snprintf(name, sizeof name, "images/tile_%06zu.png", k);
     SynthImage img;
