@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Reproduces the bundled default model (models/light-small) from nothing: synthetic training and
-# validation maps (`light synth`, every style and scale), then `light train` from random weights with
-# the recipe below, a second stage on fresh tiles with the focal terms' "no successor" target, the
-# decoding calibrated on tiles of its own, and the best epoch copied into the model folder.
+# validation maps (`light synth`, every style and scale of the default mix: names on two lines and
+# spread names included), then `light train` from random weights with the recipe below (the focal
+# terms taking "no successor" as a phrase-final word's positive), the decoding calibrated on tiles of
+# its own, and the best epoch copied into the model folder.
 #
 #   bash scripts/train-default-model.sh [OUT]      (default OUT: build/default-model)
-#   bash scripts/train-default-model.sh --smoke OUT  (a few tiny tiles, the tiny config, an epoch a stage: minutes)
+#   bash scripts/train-default-model.sh --smoke OUT  (a few tiny tiles, the tiny config, an epoch: minutes)
 #
-# Reruns skip what is done; an interrupted training resumes from its run folder's last/. On the
-# reference machine (2 cores) the data take about 15 minutes, loading them 3, an epoch of 1,600
-# tiles 7-10 minutes (the second stage's 5-11), the decoding's calibration 10-30 (9 runs over 200
-# tiles with a second stage, 40 without): about 2.5 hours in all.
-# Settings (environment): TRAIN=1600 VAL=60 CALIB=200 tiles (CALIB: the decoding's calibration), EPOCHS=14 (the first stage's cosine horizon), STOP1=8
-# (its last epoch), STAGE2_EPOCHS=3 (the second stage, 0: none), TRAIN2=1600 (its fresh tiles; 0: the first stage's), LR=3e-4, LR2=1e-4, WARMUP=300, DECAY=cosine, CONFIG=small,
-# HEAD=pairwise, WINDOW=0.022 (median word height over a window's side), THREADS=0 (all cores),
-# BIASES="2.5 3 3.5 4" (the no-successor factors tried on the calibration tiles; with a second stage
-# "0.6 0.75 1"), EXPONENTS="0 0.2 0.4 0.6 0.8" (their exponents in the words around a word; with a second stage "0 0.2 0.4"),
-# ABOVES="1 0.1" (the reading prior's factors; 40 calibration runs in all, 40-50 s each), NEXTS="1" (the factors on a
+# Reruns skip what is done; an interrupted training resumes from its run folder's last/. The bundled
+# model was trained on one H100 (DEVICE=cuda; scripts/gpu-kit/train.sh): 9 epochs in 4.5 minutes, the
+# 1,600 tiles made in 3 minutes on 16 cores. On the reference machine (2 cores) the data take about 15
+# minutes, an epoch 7-10 minutes (about 75 minutes in all), the calibration 5-10 (8 runs over 100 tiles).
+# Settings (environment): TRAIN=1600 VAL=40 CALIB=100 tiles (CALIB: the decoding's calibration), EPOCHS=9 (the cosine horizon), STOP1=9
+# (the last epoch run), BATCH=4, SELF_TARGET=1 (--focal-self-target), STAGE2_EPOCHS=0 (an optional second stage on TRAIN2 fresh
+# tiles, as the model of 2026-11-25 morning had), LR=3e-4, LR2=1e-4, WARMUP=300, DECAY=cosine, CONFIG=small,
+# HEAD=pairwise, WINDOW=0.022 (median word height over a window's side), THREADS=0 (all cores), DEVICE=cpu (or cuda),
+# BIASES="0.5 0.75 1 1.5" (the no-successor factors tried on the calibration tiles), EXPONENTS="0 0.2" (their exponents in the
+# words around a word), ABOVES="0.1" (the reading prior's factors on a candidate above), NEXTS="1" (the factors on a
 # candidate on the line below; each value more multiplies the runs), INSTALL=models/light-small
 # (where the result is copied; empty: nowhere), LIGHT=build/light.
 set -euo pipefail
@@ -27,22 +28,24 @@ OUT=${1:-build/default-model}
 LIGHT=${LIGHT:-build/light}
 if [ $SMOKE = 1 ]; then
   TRAIN=${TRAIN:-6} VAL=${VAL:-2} CALIB=${CALIB:-2} EPOCHS=${EPOCHS:-2} STOP1=${STOP1:-1} STAGE2_EPOCHS=${STAGE2_EPOCHS:-1} TRAIN2=${TRAIN2:-4} CONFIG=${CONFIG:-tiny} SIZE_ARGS="--size 600-1200" BIASES=${BIASES:-"1 3"} EXPONENTS=${EXPONENTS:-"0 0.4"} ABOVES=${ABOVES:-"0.1"}
+  BATCH=${BATCH:-2}
   INSTALL=${INSTALL:-}
 else
-  TRAIN=${TRAIN:-1600} VAL=${VAL:-60} CALIB=${CALIB:-200} EPOCHS=${EPOCHS:-14} STOP1=${STOP1:-8} STAGE2_EPOCHS=${STAGE2_EPOCHS:-3} TRAIN2=${TRAIN2:-1600} CONFIG=${CONFIG:-small} SIZE_ARGS=""
+  TRAIN=${TRAIN:-1600} VAL=${VAL:-40} CALIB=${CALIB:-100} EPOCHS=${EPOCHS:-9} STOP1=${STOP1:-9} STAGE2_EPOCHS=${STAGE2_EPOCHS:-0} TRAIN2=${TRAIN2:-1600} CONFIG=${CONFIG:-small} SIZE_ARGS=""
   INSTALL=${INSTALL-models/light-small}
 fi
-if [ "$STAGE2_EPOCHS" -gt 0 ]; then BIASES=${BIASES:-"0.6 0.75 1"} EXPONENTS=${EXPONENTS:-"0 0.2 0.4"}; else BIASES=${BIASES:-"2.5 3 3.5 4"}; fi
-EXPONENTS=${EXPONENTS:-"0 0.2 0.4 0.6 0.8"} ABOVES=${ABOVES:-"1 0.1"} NEXTS=${NEXTS:-"1"}
+BIASES=${BIASES:-"0.5 0.75 1 1.5"} EXPONENTS=${EXPONENTS:-"0 0.2"} ABOVES=${ABOVES:-"0.1"} NEXTS=${NEXTS:-"1"}
+BATCH=${BATCH:-4} SELF_TARGET=${SELF_TARGET:-1} DEVICE=${DEVICE:-cpu}
 LR=${LR:-3e-4} LR2=${LR2:-1e-4} WARMUP=${WARMUP:-300} DECAY=${DECAY:-cosine} HEAD=${HEAD:-pairwise} WINDOW=${WINDOW:-0.022} THREADS=${THREADS:-0}
+SELF_ARG=""; [ "$SELF_TARGET" = 1 ] && SELF_ARG="--focal-self-target"
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$OUT"
 start=$(date +%s)
 
 # 1. Data: every map style, tile side, density and word height of `light synth`'s default.
-[ -f "$OUT/train/annotations.json" ] || "$LIGHT" synth --out "$OUT/train" --count "$TRAIN" --seed 2101 $SIZE_ARGS --threads "$THREADS" --overwrite
-[ -f "$OUT/val/annotations.json" ] || "$LIGHT" synth --out "$OUT/val" --count "$VAL" --seed 2111 $SIZE_ARGS --threads "$THREADS" --overwrite
-[ -f "$OUT/calib/annotations.json" ] || "$LIGHT" synth --out "$OUT/calib" --count "$CALIB" --seed 2112 $SIZE_ARGS --threads "$THREADS" --overwrite
+[ -f "$OUT/train/annotations.json" ] || "$LIGHT" synth --out "$OUT/train" --count "$TRAIN" --seed 2301 $SIZE_ARGS --threads "$THREADS" --overwrite
+[ -f "$OUT/val/annotations.json" ] || "$LIGHT" synth --out "$OUT/val" --count "$VAL" --seed 2311 $SIZE_ARGS --threads "$THREADS" --overwrite
+[ -f "$OUT/calib/annotations.json" ] || "$LIGHT" synth --out "$OUT/calib" --count "$CALIB" --seed 2212 $SIZE_ARGS --threads "$THREADS" --overwrite
 TRAIN2_DIR="$OUT/train"  # the second stage's tiles: fresh ones, never seen by the first stage
 if [ "$STAGE2_EPOCHS" -gt 0 ] && [ "$TRAIN2" -gt 0 ]; then
   TRAIN2_DIR="$OUT/train2"
@@ -50,23 +53,24 @@ if [ "$STAGE2_EPOCHS" -gt 0 ] && [ "$TRAIN2" -gt 0 ]; then
 fi
 
 # 2. Training from random weights (resumed when a run is under way): a cosine schedule over EPOCHS
-#    epochs, stopped after epoch STOP1 (the bundled model's first stage: 8 of 14; its best epoch, the
-#    lowest validation loss, was the 3rd).
+#    epochs, stopped after epoch STOP1 (the bundled model: 9 of 9; its best epoch, the lowest
+#    validation loss, was the 9th).
 RUN="$OUT/run"
 done_epochs=$([ -f "$RUN/log.jsonl" ] && wc -l < "$RUN/log.jsonl" || echo 0)
 if [ -f "$RUN/last/state.json" ] && [ "$done_epochs" -ge "$STOP1" ]; then
   echo "training: $done_epochs epoch(s) done (STOP1=$STOP1 of EPOCHS=$EPOCHS)"
 elif [ -f "$RUN/last/state.json" ]; then
-  "$LIGHT" train --resume "$RUN" --max-epochs "$EPOCHS" --stop-after-epoch "$STOP1" --threads "$THREADS"
+  "$LIGHT" train --resume "$RUN" --max-epochs "$EPOCHS" --stop-after-epoch "$STOP1" --threads "$THREADS" --device "$DEVICE"
 else
   "$LIGHT" train --train "$OUT/train/annotations.json" --train-images "$OUT/train/images" \
     --val "$OUT/val/annotations.json" --val-images "$OUT/val/images" --out "$RUN" --overwrite \
     --tokenizer bytes --config "$CONFIG" --head "$HEAD" --window-word-height "$WINDOW" \
-    --lr "$LR" --warmup-steps "$WARMUP" --lr-decay "$DECAY" --batch-size 2 --max-epochs "$EPOCHS" --stop-after-epoch "$STOP1" --seed 1 --threads "$THREADS"
+    $SELF_ARG --lr "$LR" --warmup-steps "$WARMUP" --lr-decay "$DECAY" --batch-size "$BATCH" --max-epochs "$EPOCHS" --stop-after-epoch "$STOP1" \
+    --seed 1 --threads "$THREADS" --device "$DEVICE"
 fi
 
-# 3. The second stage (beyond the paper; docs/default-model.md measures it): continued from the first
-#    stage's best epoch on TRAIN2 fresh tiles, with the focal terms taking "no successor" as a
+# 3. An optional second stage (STAGE2_EPOCHS > 0; the model of 2026-11-25 morning had one, see
+#    docs/default-model.md): continued from the first stage's best epoch on TRAIN2 fresh tiles, with the focal terms taking "no successor" as a
 #    phrase-final word's positive (--focal-self-target), STAGE2_EPOCHS epochs at LR2, cosine. The
 #    "no successor" scores then carry the decision, and names on two lines and spread names are kept
 #    far more often (docs/default-model.md, "Names on two lines and spread names"). 0: no second stage.
@@ -115,6 +119,7 @@ if [ -n "$INSTALL" ]; then
     sed "1a\\ \"no_successor_bias\": $best_bias,\n \"no_successor_exponent\": $best_exp,\n \"reading_prior_above\": $best_above,\n \"reading_prior_next_line\": $best_next," > "$INSTALL/config.json.tmp"
   mv "$INSTALL/config.json.tmp" "$INSTALL/config.json"
   cp "$RUN/log.jsonl" "$INSTALL/training-log.jsonl"
+  sed 's#"[^"]*/\(train\|val\)/#"\1/#g' "$RUN/options.json" > "$INSTALL/training-options.json"
   if [ "$FINAL" != "$RUN" ]; then cp "$FINAL/log.jsonl" "$INSTALL/training-log-stage2.jsonl"; else rm -f "$INSTALL/training-log-stage2.jsonl"; fi
   echo "model: $INSTALL"
 fi
