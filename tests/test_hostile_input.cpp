@@ -246,3 +246,59 @@ TEST(HostileInput, ImageKeysNeverReachOutsideTheImagesFolder) {
   }
   fs::remove_all(dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Crashes, hangs and answers that cannot be right
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+std::string box_tile(const std::string& image, double x) {
+  return "{\"image\": \"" + image + "\", \"groups\": [[{\"vertices\": [[" + std::to_string(x) + ", 0], [" + std::to_string(x + 10) +
+         ", 0], [" + std::to_string(x + 10) + ", 5], [" + std::to_string(x) + ", 5]], \"text\": \"A\"}]]}";
+}
+}  // namespace
+
+TEST(HostileInput, MergingTilesTakesAnyKeyAndRefusesWhatCannotBeAMap) {
+  const std::string dir = temp_dir();
+  const std::string longkey(200000, 'M');
+  write_text(dir + "/long.json", "[" + box_tile(longkey + "_h0_w1.png", 0) + ", " + box_tile(longkey + "_h0_w0.png", 0) + ", " +
+                                     box_tile(std::string(200000, 'X'), 0) + "]");
+  RunResult r = run_light("link --method distance --words " + q(dir + "/long.json") + " --merge-tiles 100 -q -o " + q(dir + "/o.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err.substr(0, 300);
+  const std::string out = read_text(dir + "/o.json");
+  EXPECT_NE(out.find("\"" + longkey + "\""), std::string::npos);  // the two tiles, one map
+  EXPECT_NE(out.find("\"image\":\"" + std::string(200000, 'X')), std::string::npos);
+  write_text(dir + "/row.json", "[" + box_tile("M_h99999999999999999999_w0.png", 0) + "]");
+  r = run_light("link --method distance --words " + q(dir + "/row.json") + " --merge-tiles 100 -o " + q(dir + "/o2.json"));
+  expect_error(r, "row.json: image \"M_h99999999999999999999_w0.png\": tile row 99999999999999999999 is past 10^9");
+  write_text(dir + "/clash.json", "[" + box_tile("M", 0) + ", " + box_tile("M_h0_w0.png", 0) + "]");
+  r = run_light("link --method distance --words " + q(dir + "/clash.json") + " --merge-tiles 100 -o " + q(dir + "/o2.json"));
+  expect_error(r, "clash.json: image \"M\": its tiles (e.g. \"M_h0_w0.png\") merge into a map of that very name");
+  for (const char* stride : {"0", "1e308", "-5", "nan"}) {
+    r = run_light("link --method distance --words " + q(dir + "/clash.json") + " --merge-tiles " + stride + " -o " + q(dir + "/o2.json"));
+    expect_error(r, "--merge-tiles: expected the tiles' stride in pixels");
+  }
+  EXPECT_FALSE(fs::exists(dir + "/o2.json"));
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, AnOptionThisCommandLineDoesNotUseIsNamedInANote) {
+  const std::string words = example_path("example_pred.json"), dir = temp_dir();
+  const std::pair<std::string, std::string> probes[] = {
+      {"--method distance --tokenizer /nonexistent", "note: --tokenizer is not used with --method distance"},
+      {"--method distance --device cuda", "note: --device is not used with --method distance"},
+      {"--method mst --no-successor-bias 3", "note: --no-successor-bias is not used with --method mst"},
+      {"--method distance --polygon-points keep", "note: --polygon-points is not used"},
+      {"--method distance --max-length 5", "note: --max-length is not used"},
+      {"--method distance --merge-ioa 0.9", "note: --merge-ioa is not used without --merge-tiles"},
+      {"--method distance --weights 5,5,5", "note: --weights is not used here"},
+      {"--method distance --georef-transform tps", "note: --georef-transform is not used without --georef"},
+      {"--method distance --georef-crs EPSG:4326", "note: --georef-crs is not used without --georef"},
+  };
+  for (const auto& [args, note] : probes) {
+    const RunResult r = run_light("link " + args + " --words " + q(words) + " -q -o " + q(dir + "/o.json"));
+    EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+    EXPECT_NE(r.err.find(note), std::string::npos) << args << ": " << r.err;
+  }
+  fs::remove_all(dir);
+}

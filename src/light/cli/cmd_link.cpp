@@ -15,6 +15,22 @@
 namespace light::cli {
 
 namespace {
+// A note for each option given that this command line does not use (it would be silently ignored).
+void note_unused_options(const CLI::App& cmd, const LinkArgs& a) {
+  const auto given = [&](const char* name) { return cmd.count(name) > 0; };
+  const std::string why = a.method.empty() ? "" : "--method " + a.method + " (it is the model's)";
+  if (!a.method.empty())
+    for (const char* o : {"--tokenizer", "--device", "--max-length", "--no-successor-bias", "--no-successor-exponent", "--reading-prior-above",
+                          "--reading-prior-next-line", "--polygon-points"})
+      if (given(o)) std::fprintf(stderr, "note: %s is not used with %s\n", o, why.c_str());
+  if (a.method.empty() && given("--order")) std::fprintf(stderr, "note: --order is not used by a model (it orders the heuristics' phrases)\n");
+  if (a.method != "mst" && given("--weights")) std::fprintf(stderr, "note: --weights is not used here (the MST heuristic's edge costs)\n");
+  if (!given("--merge-tiles") && given("--merge-ioa")) std::fprintf(stderr, "note: --merge-ioa is not used without --merge-tiles\n");
+  if (a.georef == "none" && a.collection.empty())
+    for (const char* o : {"--georef-transform", "--georef-crs"})
+      if (given(o)) std::fprintf(stderr, "note: %s is not used without --georef\n", o);
+}
+
 void run_link(const LinkArgs& a) {
   if (!a.model.empty() && !a.method.empty()) throw Error("light link: give --model DIR or --method distance|mst, not both");
   check_link_output(a);
@@ -77,8 +93,13 @@ void add_link_command(CLI::App& app) {
                   "Words to link: MapText JSON (ground truth or spotter output), a per-image spotter file, GeoJSON, or a folder of them");
   cmd->add_option("--collection", args->collection,
                   "Many maps, one output each in the -o folder: a folder of words files, or a manifest (CSV or JSON lines: words, image, georef, name)");
-  cmd->add_option("--merge-tiles", args->merge_tiles,
-                  "STRIDE: tiles named MAP_h<row>_w<col> put back on their map (moved by row and column times STRIDE px), words in overlaps once");
+  cmd->add_option_function<double>(
+      "--merge-tiles",
+      [args](double v) {
+        if (!(v > 0 && v <= 1e7)) throw Error("--merge-tiles: expected the tiles' stride in pixels, above 0 and at most 1e7, got " + CLI::detail::to_string(v));
+        args->merge_tiles = v;
+      },
+      "STRIDE: tiles named MAP_h<row>_w<col> put back on their map (moved by row and column times STRIDE px), words in overlaps once");
   cmd->add_option("--merge-ioa", args->merge_ioa, "With --merge-tiles: two words are one when their overlap covers this share of the smaller")
       ->capture_default_str();
   cmd->add_option("--shard", args->shard, "K/N: with --collection, this machine's share (every N-th map from the K-th)");
@@ -102,7 +123,10 @@ void add_link_command(CLI::App& app) {
       ->expected(3);
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line");
-  cmd->callback([args] { run_link(*args); });
+  cmd->callback([args, cmd] {
+    note_unused_options(*cmd, *args);
+    run_link(*args);
+  });
 }
 
 }  // namespace light::cli

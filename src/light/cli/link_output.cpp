@@ -34,7 +34,12 @@ maptext::Dataset read_link_words_file(const std::string& path, const LinkArgs& a
   for (const auto& n : w.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
   if (a.merge_tiles == 0) return std::move(w.data);
   data::TileMergeReport r;
-  maptext::Dataset maps = data::merge_tiles(w.data, {a.merge_tiles, a.merge_ioa}, &r);
+  maptext::Dataset maps;
+  try {
+    maps = data::merge_tiles(w.data, {a.merge_tiles, a.merge_ioa}, &r);
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
   if (!a.quiet)
     std::fprintf(stderr, "merge-tiles: %s: %zu tile(s) onto %zu map(s), %zu word(s) found twice in overlaps kept once\n", path.c_str(), r.tiles,
                  r.maps, r.duplicates);

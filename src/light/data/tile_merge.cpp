@@ -1,9 +1,9 @@
 #include "light/data/tile_merge.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
-#include <regex>
 
 #include "light/error.h"
 #include "light/geometry/overlap.h"
@@ -20,12 +20,37 @@ struct Placed {
   geometry::BBox box;
 };
 
+// MAP_h<row>_w<col>[.ext] read from the end, in linear time whatever the key's length (a regular
+// expression with backtracking overflowed the stack on keys of 30,000 characters): false when the
+// key is not so named; light::Error for a row or column past 10^9.
+bool tile_key(const std::string& image, std::string& map, long& row, long& col) {
+  size_t end = image.size();
+  const size_t dot = image.rfind('.');
+  if (dot != std::string::npos && dot + 1 < image.size() &&
+      std::all_of(image.begin() + static_cast<long>(dot) + 1, image.end(), [](unsigned char c) { return std::isalnum(c); }))
+    end = dot;
+  const auto number = [&](size_t& e, long& value, char letter) {
+    size_t b = e;
+    while (b > 0 && std::isdigit(static_cast<unsigned char>(image[b - 1]))) --b;
+    if (b == e || b < 2 || image[b - 1] != letter || image[b - 2] != '_') return false;
+    if (e - b > 9) throw Error("image \"" + image.substr(0, 200) + (image.size() > 200 ? "...\"" : "\"") + ": tile " +
+                               (letter == 'h' ? "row" : "column") + " " + image.substr(b, std::min<size_t>(e - b, 40)) +
+                               " is past 10^9 (--merge-tiles)");
+    value = std::stol(image.substr(b, e - b));
+    e = b - 2;
+    return true;
+  };
+  size_t e = end;
+  if (!number(e, col, 'w') || !number(e, row, 'h')) return false;
+  map = image.substr(0, e);
+  return true;
+}
+
 }  // namespace
 
 maptext::Dataset merge_tiles(const maptext::Dataset& tiles, const TileMergeOptions& opt, TileMergeReport* report) {
   if (!(opt.stride > 0 && std::isfinite(opt.stride))) throw Error("--merge-tiles: expected a stride in pixels above 0");
   if (!(opt.min_ioa > 0 && opt.min_ioa <= 1)) throw Error("--merge-ioa: expected a fraction in (0, 1]");
-  static const std::regex kTile(R"(^(.*)_h(\d+)_w(\d+)(\.[A-Za-z0-9]+)?$)");
   struct Part {
     long row, col;
     const maptext::Tile* tile;
@@ -35,16 +60,22 @@ maptext::Dataset merge_tiles(const maptext::Dataset& tiles, const TileMergeOptio
   maptext::Dataset out;
   std::vector<std::pair<std::string, size_t>> slots;
   for (const maptext::Tile& t : tiles) {
-    std::smatch m;
-    if (!std::regex_match(t.image, m, kTile)) {
+    std::string key;
+    long row = 0, col = 0;
+    if (!tile_key(t.image, key, row, col)) {
       slots.emplace_back("", out.size());
       out.push_back(t);
       continue;
     }
-    const std::string key = m[1].str();
     if (!maps.count(key)) slots.emplace_back(key, 0);
-    maps[key].push_back({std::stol(m[2].str()), std::stol(m[3].str()), &t});
+    maps[key].push_back({row, col, &t});
   }
+  // A merged map's key must not be an image of its own among the tiles left as they are (the output
+  // would hold one image twice).
+  for (const maptext::Tile& t : out)
+    if (maps.count(t.image))
+      throw Error("image \"" + t.image + "\": its tiles (e.g. \"" + maps[t.image][0].tile->image + "\") merge into a map of that very name, "
+                  "which the file also holds as an image of its own; rename one (--merge-tiles)");
   TileMergeReport r;
   maptext::Dataset result;
   for (const auto& [key, index] : slots) {
@@ -60,7 +91,12 @@ maptext::Dataset merge_tiles(const maptext::Dataset& tiles, const TileMergeOptio
       for (const auto& g : parts[p].tile->groups)
         for (const auto& w : g) {
           Placed pl{w, p, 0, {}};
-          for (auto& v : pl.word.vertices) v.x += dx, v.y += dy;
+          for (auto& v : pl.word.vertices) {
+            v.x += dx, v.y += dy;
+            if (!(std::abs(v.x) < 1e15 && std::abs(v.y) < 1e15))
+              throw Error("image \"" + parts[p].tile->image + "\": moved by row and column times the stride, its words land at (" +
+                          std::to_string(v.x) + ", " + std::to_string(v.y) + "): past any map (--merge-tiles)");
+          }
           pl.area = geometry::area(pl.word.vertices);
           pl.box = geometry::bbox(pl.word.vertices);
           words.push_back(std::move(pl));
