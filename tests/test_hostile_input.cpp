@@ -302,3 +302,22 @@ TEST(HostileInput, AnOptionThisCommandLineDoesNotUseIsNamedInANote) {
   }
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, WebAnnotationsHoldOnlyAbsoluteIrisNumbersAsTheyAreAndNoEmptyTag) {
+  const std::string dir = temp_dir();
+  write_text(dir + "/w.json", "[" + box_tile("my map #2 {image}.png", 0) + ", " + box_tile("plain.png", 1e35) + "]");
+  write_text(dir + "/blank.json", R"([{"image": "b.png", "groups": [[{"vertices": [[0, 0], [9, 0], [9, 4], [0, 4]]}]]}])");
+  RunResult r = run_light("link --method distance --words " + q(dir + "/w.json") + " --format webanno --iiif-canvas 'https://ex.org/{image}/c' -q -o " +
+                          q(dir + "/a.jsonld"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string a = read_text(dir + "/a.jsonld");
+  EXPECT_NE(a.find("\"source\":\"https://ex.org/my%20map%20%232%20%7Bimage%7D.png/c\""), std::string::npos) << a;
+  EXPECT_NE(a.find("M1e+35,0 L1e+35,0"), std::string::npos) << "1e35 written as itself, not 35 digits: " << a;
+  r = run_light("link --method distance --words " + q(dir + "/blank.json") + " --format webanno -q -o " + q(dir + "/b.jsonld"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string b = read_text(dir + "/b.jsonld");
+  EXPECT_NE(b.find("\"id\":\"urn:light:image:b.png#light-phrase-0\""), std::string::npos) << b;
+  EXPECT_NE(b.find("\"motivation\":\"highlighting\""), std::string::npos) << b;
+  EXPECT_EQ(b.find("TextualBody"), std::string::npos) << b;
+  fs::remove_all(dir);
+}

@@ -56,7 +56,11 @@ std::string phrase_text(const maptext::Group& g) {
 }
 
 std::string number(double v) {
-  char buf[32];
+  char buf[40];
+  if (!(std::abs(v) < 1e15)) {  // past what %.2f prints in a sensible number of digits
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "%.2f", v);
   std::string s = buf;
   while (!s.empty() && s.back() == '0') s.pop_back();
@@ -118,14 +122,43 @@ std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& o
   return one_per_line(fc, "features");
 }
 
+namespace {
+// An image key made fit for an IRI: spaces, "#", "%", "?", quotes, angle brackets and the other
+// characters RFC 3987 does not allow, percent-encoded (UTF-8 letters stay: IRIs hold them).
+std::string iri_escape(const std::string& key) {
+  static const std::string kEscaped = " #%?\"<>\\^`{|}";
+  std::string out;
+  for (const unsigned char c : key) {
+    if (c < 0x21 || c == 0x7f || kEscaped.find(static_cast<char>(c)) != std::string::npos) {
+      char b[4];
+      std::snprintf(b, sizeof b, "%%%02X", c);
+      out += b;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// The canvas of an image: --iiif-canvas with {image} replaced by the escaped key (in one pass: a key
+// holding "{image}" is put in once), or, without a canvas, an IRI of the key itself
+// (urn:light:image:KEY), so that every id and target is an absolute IRI.
+std::string canvas_of(const std::string& canvas, const std::string& key) {
+  if (canvas.empty()) return "urn:light:image:" + iri_escape(key);
+  std::string out;
+  size_t from = 0;
+  for (size_t p; (p = canvas.find("{image}", from)) != std::string::npos; from = p + 7) out += canvas.substr(from, p - from) + iri_escape(key);
+  return out + canvas.substr(from);
+}
+}  // namespace
+
 std::string web_annotation_text(const maptext::Dataset& linked, const WebAnnotationOptions& opt) {
   Json page = {{"@context", "http://www.w3.org/ns/anno.jsonld"}, {"type", "AnnotationPage"}, {"items", Json::array()}};
   if (linked.size() > 1 && !opt.canvas.empty() && opt.canvas.find("{image}") == std::string::npos)
     throw Error("--iiif-canvas: " + std::to_string(linked.size()) +
                 " images share one canvas; give a canvas per image with {image} in it (replaced by the image key)");
   for (const maptext::Tile& tile : linked) {
-    std::string source = opt.canvas.empty() ? tile.image : opt.canvas;
-    for (size_t p; (p = source.find("{image}")) != std::string::npos;) source.replace(p, 7, tile.image);
+    const std::string source = canvas_of(opt.canvas, tile.image);
     if (page.find("id") == page.end()) page["id"] = source + (source.find('#') == std::string::npos ? "#" : "-") + "light-phrases";
     for (size_t g = 0; g < tile.groups.size(); ++g) {
       if (tile.groups[g].empty()) continue;
@@ -135,16 +168,19 @@ std::string web_annotation_text(const maptext::Dataset& linked, const WebAnnotat
           path += (k == 0 ? (path.empty() ? "M" : " M") : " L") + number(w.vertices[k].x) + "," + number(w.vertices[k].y);
         path += " Z";
       }
+      const std::string text = phrase_text(tile.groups[g]);
+      // A phrase without text (a spotter's detection it could not read) outlines where it is: a
+      // "highlighting" annotation without a body, never a tag that is empty.
       Json a = {{"id", source + (source.find('#') == std::string::npos ? "#" : "-") + "light-phrase-" + std::to_string(g)},
                 {"type", "Annotation"},
-                {"motivation", "tagging"},
-                {"body", Json::array({{{"type", "TextualBody"}, {"value", phrase_text(tile.groups[g])}, {"format", "text/plain"},
-                                       {"purpose", "tagging"}}})},
+                {"motivation", text.empty() ? "highlighting" : "tagging"},
                 {"target",
                  {{"source", source},
                   {"selector",
                    {{"type", "SvgSelector"},
                     {"value", "<svg xmlns=\"http://www.w3.org/2000/svg\"><path d=\"" + path + "\"/></svg>"}}}}}};
+      if (!text.empty())
+        a["body"] = Json::array({{{"type", "TextualBody"}, {"value", text}, {"format", "text/plain"}, {"purpose", "tagging"}}});
       page["items"].push_back(std::move(a));
     }
   }
