@@ -3,6 +3,7 @@
 // what it cannot do right with a message naming the file, the field or the option.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <tuple>
@@ -319,5 +320,45 @@ TEST(HostileInput, WebAnnotationsHoldOnlyAbsoluteIrisNumbersAsTheyAreAndNoEmptyT
   EXPECT_NE(b.find("\"id\":\"urn:light:image:b.png#light-phrase-0\""), std::string::npos) << b;
   EXPECT_NE(b.find("\"motivation\":\"highlighting\""), std::string::npos) << b;
   EXPECT_EQ(b.find("TextualBody"), std::string::npos) << b;
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, SearchRefusesACraftedIndexAndStaysFastOnLongPhrases) {
+  const std::string dir = temp_dir();
+  fs::create_directories(dir + "/col");
+  write_text(dir + "/col/a.json", "[" + box_tile("m.png", 0) + "]");
+  RunResult r = run_light("search --index " + q(dir + "/col"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string index = dir + "/col/light-search.index";
+  ASSERT_TRUE(fs::exists(index));
+  // The last word's point range set to 2^63 + points/2: times two, it wraps around to the points' count.
+  std::string bytes = read_text(index);
+  uint64_t off = 0, len = 0;
+  std::memcpy(&off, bytes.data() + 16 + 14 * 16, 8);  // section 14: the words' point ranges
+  std::memcpy(&len, bytes.data() + 16 + 14 * 16 + 8, 8);
+  uint64_t last = 0;
+  std::memcpy(&last, bytes.data() + off + len - 8, 8);
+  last += uint64_t{1} << 63;
+  std::memcpy(bytes.data() + off + len - 8, &last, 8);
+  write_text(index, bytes);
+  r = run_light("search Lodge --in " + q(index) + " --max-distance 60 --limit 0 --json");
+  expect_error(r, "light-search.index: not a light search index, or damaged (point ranges)");
+  // A 5,000-word phrase against a 7,500-character query: linear in each (it was cubic).
+  std::string words = "[{\"image\": \"m.png\", \"groups\": [[";
+  for (int i = 0; i < 5000; ++i)
+    words += (i ? ", " : "") + std::string("{\"vertices\": [[0, 0], [5, 0], [5, 5], [0, 5]], \"text\": \"a\"}");
+  write_text(dir + "/long.json", words + "]]}]");
+  std::string query;
+  for (int i = 0; i < 3750; ++i) query += "a ";
+  r = run_light("search '" + query + "b' --in " + q(dir + "/long.json") + " --max-distance 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1 edit (part)"), std::string::npos) << r.out.substr(0, 200);
+  // A number past a double's range, a NUL in a text, a negative --limit.
+  write_text(dir + "/big.json", R"({"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[1e400, 0], [1, 0], [1, 1], [0, 0]]]]}, "properties": {"image": "m.png", "text": "Elk"}}]})");
+  expect_error(run_light("search Elk --in " + q(dir + "/big.json")), "big.json: a number out of range");
+  write_text(dir + "/nul.json", R"([{"image": "m.png", "groups": [[{"vertices": [[0, 0], [5, 0], [5, 5], [0, 5]], "text": "Elk\u0000Creek"}]]}])");
+  r = run_light("search 'Elk Creek' --in " + q(dir + "/nul.json"));
+  EXPECT_NE(r.out.find("\"Elk\\x00Creek\""), std::string::npos) << r.out;
+  expect_error(run_light("search Elk --in " + q(dir + "/nul.json") + " --limit -1"), "--limit: expected 0 (all) or a number of matches, got -1");
   fs::remove_all(dir);
 }

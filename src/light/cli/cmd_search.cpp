@@ -16,10 +16,26 @@
 namespace light::cli {
 
 namespace {
+// Text for a terminal line: control characters (a NUL, which would end the line there, a tab, an
+// escape sequence) shown as \xNN.
+std::string shown(const std::string& text) {
+  std::string out;
+  for (const unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02X", c);
+      out += b;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 struct SearchArgs {
   std::string query, in, index;
   int max_distance = -1;
-  size_t limit = 20;
+  long long limit = 20;
   bool json = false, whole = false, quiet = false;
 };
 
@@ -59,7 +75,8 @@ void run_search(const SearchArgs& a) {
   search::FindOptions o;
   o.max_edits = a.max_distance;
   o.parts = !a.whole;
-  o.limit = a.limit;
+  if (a.limit < 0) throw Error("--limit: expected 0 (all) or a number of matches, got " + std::to_string(a.limit));
+  o.limit = static_cast<size_t>(a.limit);
   std::vector<search::Match> matches;
   try {
     matches = index.find(a.query, o);
@@ -104,8 +121,8 @@ void run_search(const SearchArgs& a) {
       where += " at x " + fixed(b.x0, 0) + "-" + fixed(b.x1, 0) + ", y " + fixed(b.y0, 0) + "-" + fixed(b.y1, 0);
     }
     if (p.lonlat) where += ", lon " + fixed(p.lonlat->x, 5) + " lat " + fixed(p.lonlat->y, 5);
-    std::printf("%-32s %u edit%s%s  %s (%s)\n", ("\"" + p.text() + "\"").c_str(), m.edits, m.edits == 1 ? "" : "s",
-                m.whole ? "" : " (part)", where.c_str(), p.file.c_str());
+    std::printf("%-32s %u edit%s%s  %s (%s)\n", ("\"" + shown(p.text()) + "\"").c_str(), m.edits, m.edits == 1 ? "" : "s",
+                m.whole ? "" : " (part)", shown(where).c_str(), shown(p.file).c_str());
   }
 }
 }  // namespace

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "light/error.h"
+#include "light/util/json.h"
 #include "light/search/normalize.h"
 #include "light/util/fs.h"
 #include "light/util/utf8.h"
@@ -92,24 +93,29 @@ std::vector<uint64_t> grams(const std::u32string& text) {
 
 // Levenshtein distance, or k + 1 once it is sure to exceed k.
 uint32_t bounded_levenshtein(const std::u32string& a, const char32_t* b, size_t nb, uint32_t k) {
+  // Ukkonen's band: only cells within k of the diagonal can hold a distance of at most k, so a row
+  // costs 2k + 1 cells whatever the lengths (a query of thousands of characters against a long
+  // phrase stays linear), and the rows stop once every cell of one exceeds k.
   const size_t na = a.size();
   if ((na > nb ? na - nb : nb - na) > k) return k + 1;
-  thread_local std::vector<uint32_t> row;
-  row.resize(nb + 1);
-  for (size_t j = 0; j <= nb; ++j) row[j] = static_cast<uint32_t>(j);
+  const uint32_t inf = k + 1;
+  thread_local std::vector<uint32_t> prev, cur;
+  prev.assign(nb + 1, inf), cur.assign(nb + 1, inf);
+  for (size_t j = 0; j <= std::min<size_t>(nb, k); ++j) prev[j] = static_cast<uint32_t>(j);
   for (size_t i = 1; i <= na; ++i) {
-    uint32_t diag = row[0];
-    row[0] = static_cast<uint32_t>(i);
-    uint32_t best = row[0];
-    for (size_t j = 1; j <= nb; ++j) {
-      const uint32_t up = row[j];
-      row[j] = std::min({up + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0u : 1u)});
-      diag = up;
-      best = std::min(best, row[j]);
+    const size_t lo = i > k ? i - k : 1, hi = std::min<size_t>(nb, i + k);
+    cur[lo - 1] = lo == 1 ? std::min<uint32_t>(static_cast<uint32_t>(i), inf) : inf;
+    uint32_t best = cur[lo - 1];
+    for (size_t j = lo; j <= hi; ++j) {
+      const uint32_t v = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+      cur[j] = std::min(v, inf);
+      best = std::min(best, cur[j]);
     }
-    if (best > k) return k + 1;
+    if (hi + 1 <= nb) cur[hi + 1] = inf;
+    if (best > k) return inf;
+    std::swap(prev, cur);
   }
-  return std::min(row[nb], k + 1);
+  return std::min(prev[nb], inf);
 }
 
 // Myers' bit-parallel edit distance (Myers 1999, in Hyyro's form for global distance) for a pattern
@@ -283,7 +289,8 @@ struct PhraseIndex::Impl {
     table_ok(kWordTextOff, kWordTextBytes, words);
     if (count<uint64_t>(kWordPointBegin) != words + 1) corrupt("point ranges");
     const uint64_t* pb = at<uint64_t>(kWordPointBegin);
-    if (pb[0] != 0 || pb[words] * 2 != count<float>(kPoints)) corrupt("point ranges");
+    // pb[words] * 2 could wrap around 64 bits for a crafted file: compared by division first.
+    if (pb[0] != 0 || pb[words] > count<float>(kPoints) / 2 || pb[words] * 2 != count<float>(kPoints)) corrupt("point ranges");
     for (size_t i = 0; i < words; ++i)
       if (pb[i] > pb[i + 1]) corrupt("point ranges");
     const size_t g = count<uint64_t>(kGramKeys);
@@ -492,7 +499,10 @@ std::vector<Match> PhraseIndex::find(const std::string& query, const FindOptions
         if (text[i] == U' ') ends.push_back(i), starts.push_back(i + 1);
       ends.push_back(text.size());
       for (size_t a = 0; a < starts.size(); ++a)
-        for (size_t b = a; b < ends.size(); ++b) {
+        // From the first run long enough (found by bisection: a long phrase against a long query
+        // would otherwise walk every word between), to the last not too long.
+        for (size_t b = static_cast<size_t>(std::lower_bound(ends.begin() + static_cast<long>(a), ends.end(), starts[a] + (q.size() > k ? q.size() - k : 0)) - ends.begin());
+             b < ends.size(); ++b) {
           if (a == 0 && b + 1 == ends.size()) continue;  // the whole phrase, done above
           const size_t len = ends[b] - starts[a];
           if (len + k < q.size()) continue;
@@ -609,12 +619,7 @@ int64_t mtime_ns(const std::string& path, uint64_t* size) {
 
 std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path) {
   const std::string text = read_file(path);
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw Error(path + ": not valid JSON (" + e.what() + ")");
-  }
+  const Json j = parse_json(text, path);  // a number past a double's range (1e400) is refused there, naming the file
   if (j.is_object() && j.contains("type") && j["type"] == "FeatureCollection") return geojson_phrases(j, path);
   if (!j.is_array()) return std::nullopt;
   maptext::ReadOptions ro;
