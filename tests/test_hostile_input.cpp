@@ -3,6 +3,8 @@
 // what it cannot do right with a message naming the file, the field or the option.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -10,6 +12,7 @@
 #include <vector>
 #include <string>
 
+#include "light/maptext.h"
 #include "test_util.h"
 
 using namespace light::test;
@@ -360,5 +363,51 @@ TEST(HostileInput, SearchRefusesACraftedIndexAndStaysFastOnLongPhrases) {
   r = run_light("search 'Elk Creek' --in " + q(dir + "/nul.json"));
   EXPECT_NE(r.out.find("\"Elk\\x00Creek\""), std::string::npos) << r.out;
   expect_error(run_light("search Elk --in " + q(dir + "/nul.json") + " --limit -1"), "--limit: expected 0 (all) or a number of matches, got -1");
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, WordsAFractionOfAPixelHighAreLinkedAndTrainedOnInSeconds) {
+  // The bundled tile with every word squashed to 0.05 px high: windows sized from such words were
+  // millions (a hang); at most kMaxInferenceWindows now.
+  const std::string dir = temp_dir(), tile = source_path("data/synth-example");
+  std::string words = read_text(tile + "/annotations.json");
+  light::maptext::ReadOptions ro;
+  auto data = light::maptext::parse_maptext(words, "annotations.json", ro);
+  for (auto& g : data[0].groups)
+    for (auto& w : g) {
+      double lo = 1e18, hi = -1e18;
+      for (const auto& v : w.vertices) lo = std::min(lo, v.y), hi = std::max(hi, v.y);
+      for (auto& v : w.vertices) v.y = (lo + hi) / 2 + (v.y - (lo + hi) / 2) * 0.05 / std::max(1e-9, hi - lo);
+    }
+  light::maptext::write_maptext(dir + "/thin.json", data);
+  RunResult r = run_light("link --words " + q(dir + "/thin.json") + " --images " + q(tile) + " --threads 1 -q -o " + q(dir + "/o.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(light::maptext::read_maptext(dir + "/o.json", {light::maptext::Kind::Predictions}).at(0).word_count(), data[0].word_count());
+  r = run_light("train --train " + q(dir + "/thin.json") + " --train-images " + q(tile) + " --val " + q(dir + "/thin.json") + " --val-images " +
+                q(tile) + " --tokenizer bytes --config tiny --threads 1 -q --max-epochs 1 --window-word-height 0.02 --out " + q(dir + "/run"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, AnImageWhoseHeaderClaimsBillionsOfPixelsIsRefusedByName) {
+  const std::string dir = temp_dir();
+  fs::create_directories(dir + "/img");
+  // A valid PNG signature and IHDR claiming 100,000 x 100,000 px, then a few bytes of data.
+  const auto be32 = [](uint32_t v) { return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; };
+  const std::string ihdr = be32(100000) + be32(100000) + std::string("\x08\x02\x00\x00\x00", 5);
+  write_text(dir + "/img/t.png", std::string("\x89PNG\r\n\x1a\n", 8) + be32(13) + "IHDR" + ihdr + be32(0) + be32(0) + "IEND" + be32(0));
+  write_text(dir + "/w.json", "[" + box_tile("t.png", 0) + "]");
+  expect_error(run_light("view --words " + q(dir + "/w.json") + " --images " + q(dir + "/img") + " -o " + q(dir + "/page")), "img/t.png: ");
+  expect_error(run_light("draw --words " + q(dir + "/w.json") + " --images " + q(dir + "/img") + " --out " + q(dir + "/d")), "img/t.png: ");
+  EXPECT_FALSE(fs::exists(dir + "/page"));
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, SynthRefusesAGazetteerThatIsNotUtf8NamingTheLine) {
+  const std::string dir = temp_dir();
+  write_text(dir + "/latin1.txt", "1\tLima\tLima\n2\tS\xe3o Paulo\tSao Paulo\n");
+  const RunResult r = run_light("synth --count 1 --size 600 -q --out " + q(dir + "/set") + " --gazetteer " + q(dir + "/latin1.txt"));
+  expect_error(r, "latin1.txt: line 2: the name is not UTF-8");
+  EXPECT_FALSE(fs::exists(dir + "/set"));
   fs::remove_all(dir);
 }

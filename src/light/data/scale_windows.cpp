@@ -109,6 +109,11 @@ std::vector<float> region_pixels(const image::RgbImage& img, double scale, const
 InferencePlan plan_inference(const maptext::Tile& tile, int width, int height, double word_height) {
   const Region whole{0, 0, static_cast<double>(width), static_cast<double>(height)};
   double side = word_height > 0 ? window_side(tile, word_height) : 0.0;
+  // Words a fraction of a pixel high would ask for millions of windows: at most about
+  // kMaxInferenceWindows (4 W H / side^2 at half-side strides), the words then read smaller than the
+  // trained scale (no real lettering is that small: a whole 8000 x 6000 map with 3-px words still
+  // gets its own scale).
+  if (side > 0) side = std::max(side, 2.0 * std::sqrt(static_cast<double>(width) * height / kMaxInferenceWindows));
   const double longer = std::max(width, height);
   // A tile smaller than a window (large lettering) is read through one window of the full side, the
   // tile in its middle and white around it: its words at the trained scale, as training's windows

@@ -85,6 +85,9 @@ void for_each_window_batch(const std::vector<InferenceWindow>& windows,
 // of the image resized once to their scale (region_pixels crops first: training's windows).
 // The scale windows a tile of width x height is read through: their side (0: the whole tile, one
 // window) and regions (one region: the tile read as one window).
+// The most scale windows a tile or map is read through (words a fraction of a pixel high would ask
+// for millions): the side grows to keep within it.
+inline constexpr double kMaxInferenceWindows = 4096;
 struct InferencePlan {
   double side = 0;
   std::vector<Region> regions;

@@ -109,12 +109,19 @@ RgbImage read_rgb(const std::string& path) {
   in.seekg(0, std::ios::end);
   if ((!png && !jpeg) || static_cast<uint64_t>(in.tellg()) >= (1ull << 31)) return to_rgb(decode(path, nullptr, cv::IMREAD_COLOR));
   const auto [w, h] = image_size(path);
+  if (static_cast<uint64_t>(w) * static_cast<uint64_t>(h) > kMaxImagePixels)
+    throw Error(path + ": " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than light decodes at once (2^30, as OpenCV); "
+                "cut the map into tiles (light link --merge-tiles puts their words back together)");
   std::string bytes(static_cast<size_t>(in.tellg()), '\0');
   in.seekg(0);
   in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   RgbImage img;
   img.width = w, img.height = h;
-  img.rgb.resize(static_cast<size_t>(w) * h * 3);
+  try {
+    img.rgb.resize(static_cast<size_t>(w) * h * 3);
+  } catch (const std::bad_alloc&) {
+    throw Error(path + ": not enough memory to decode its " + std::to_string(w) + " x " + std::to_string(h) + " pixels");
+  }
   cv::Mat into(h, w, CV_8UC3, img.rgb.data());
   try {
     cv::imdecode(cv::Mat(1, static_cast<int>(bytes.size()), CV_8U, bytes.data()), cv::IMREAD_COLOR, &into);

@@ -16,6 +16,9 @@ struct RgbImage {
   std::vector<uint8_t> rgb;  // row-major, 3 bytes a pixel (R, G, B)
 };
 
+// The most pixels read_rgb decodes (OpenCV's own limit, CV_IO_MAX_IMAGE_PIXELS: 1.07 gigapixels).
+inline constexpr uint64_t kMaxImagePixels = uint64_t{1} << 30;
+
 // Decodes PNG, JPEG, TIFF, ... (OpenCV imgcodecs) to 8-bit RGB; grey and alpha are handled as
 // PIL's convert("RGB") does (grey replicated, alpha dropped). Throws light::Error naming the file.
 RgbImage read_rgb(const std::string& path);

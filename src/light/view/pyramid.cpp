@@ -49,7 +49,15 @@ size_t pyramid_tile_count(int width, int height, const PyramidOptions& o) {
 Pyramid write_pyramid(const std::string& image_path, const std::string& folder, const PyramidOptions& o,
                       const std::function<void()>& on_tile) {
   check(o);
-  cv::Mat img = cv::imread(image_path, cv::IMREAD_COLOR);
+  cv::Mat img;
+  try {
+    img = cv::imread(image_path, cv::IMREAD_COLOR);
+  } catch (const cv::Exception& e) {  // e.g. a header claiming more pixels than OpenCV decodes (2^30)
+    throw Error(image_path + ": cannot read the image: " +
+                (e.err.find("CV_IO_MAX_IMAGE_PIXELS") != std::string::npos ? std::string("its header claims more than 2^30 pixels (OpenCV's limit)") : e.err));
+  } catch (const std::bad_alloc&) {
+    throw Error(image_path + ": not enough memory to decode the image");
+  }
   if (img.empty())  // formats OpenCV does not read but GDAL does (JPEG 2000 without OpenJPEG, tiled GeoTIFF variants)
     if (const auto size = geo::raster_size(image_path))
       if (const auto rgb = geo::read_rgb_resized(image_path, size->first, size->second)) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "light/error.h"
+#include "light/util/utf8.h"
 
 namespace light::synth {
 
@@ -88,6 +89,12 @@ Gazetteer::Gazetteer(const std::string& path) {
     if (t1 == std::string::npos) continue;
     const auto t2 = line.find('\t', t1 + 1);
     std::string name = line.substr(t1 + 1, t2 == std::string::npos ? std::string::npos : t2 - t1 - 1);
+    try {  // drawn with Pango and written to JSON: UTF-8 only (a Latin-1 or binary file is refused here)
+      utf8_decode(name);
+    } catch (const Error& e) {
+      throw Error(path + ": line " + std::to_string(lineno) + ": the name is not UTF-8 (" + e.what() +
+                  "); GeoNames files are UTF-8: convert it (iconv -f latin1 -t utf-8)");
+    }
     if (name.empty() || name.size() > 28 || name.find_first_of("()/,") != std::string::npos) continue;
     places_.push_back(std::move(name));
   }
