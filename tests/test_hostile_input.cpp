@@ -411,3 +411,37 @@ TEST(HostileInput, SynthRefusesAGazetteerThatIsNotUtf8NamingTheLine) {
   EXPECT_FALSE(fs::exists(dir + "/set"));
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, SynthReadsNumbersWithExponentsAndRefusesSpotterSettingsItWouldIgnore) {
+  const std::string dir = temp_dir();
+  RunResult r = run_light("synth --count 1 --size 600 --threads 1 -q --out " + q(dir + "/a") + " --density 1e-1 --word-height 5e-3-2e-2");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = run_light("synth --count 1 --size 600 --threads 1 -q --out " + q(dir + "/b") + " --predictions --spotter miss=0.5,miss=0.0");
+  expect_error(r, "--spotter: \"miss\" given twice");
+  r = run_light("synth --count 1 --size 600 --threads 1 -q --out " + q(dir + "/b") + " --spotter miss=0.5");
+  expect_error(r, "--spotter: shapes the spotter-like predictions, which only --predictions writes");
+  EXPECT_FALSE(fs::exists(dir + "/b"));
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, TrainingAndLinkingNameWhatTheyDoNotUseAndATokenizerThatDoesNotFit) {
+  const std::string dir = temp_dir();
+  const std::string syn = synth_set(dir);
+  RunResult r = run_light(train_args(syn) + " --out " + q(dir + "/r1") + " --scale-jitter 0.5");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --scale-jitter is not used without scale windows"), std::string::npos) << r.err;
+  const std::string model = source_path("models/light-small");
+  r = run_light(train_args(syn, "tiny") + " --out " + q(dir + "/r2") + " --init " + q(model) + " --head bilinear --window-word-height 0.05");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --window-word-height is not used: --init " + model + " brings its own"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("note: --config is not used"), std::string::npos) << r.err;
+  // A vocabulary of 5,000 tokens for a model of 260.
+  std::string vocab = "{\"<s>\": 0, \"<pad>\": 1, \"</s>\": 2";
+  for (int i = 3; i < 5000; ++i) vocab += ", \"t" + std::to_string(i) + "\": " + std::to_string(i);
+  fs::create_directories(dir + "/tok");
+  write_text(dir + "/tok/vocab.json", vocab + "}");
+  write_text(dir + "/tok/merges.txt", "#version: 0.2\n");
+  r = run_light("link --words " + q(syn + "/annotations.json") + " --images " + q(syn) + " -q -o " + q(dir + "/o.json") + " --tokenizer " + q(dir + "/tok"));
+  expect_error(r, "tok (--tokenizer): ids up to 4999 do not fit the model's vocabulary of 260");
+  fs::remove_all(dir);
+}

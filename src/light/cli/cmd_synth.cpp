@@ -43,7 +43,8 @@ void parse_size(const std::string& s, int& w, int& h) {
 
 // "A-B" (a range drawn per tile) or "A"; false for a single value. Throws naming the option.
 bool parse_range(const std::string& s, const std::string& option, double lo, double hi, double& a, double& b) {
-  const auto dash = s.find('-', 1);
+  auto dash = s.find('-', 1);
+  while (dash != std::string::npos && (s[dash - 1] == 'e' || s[dash - 1] == 'E')) dash = s.find('-', dash + 1);  // 5e-3 is a number
   try {
     size_t used = 0;
     a = std::stod(s.substr(0, dash), &used);
@@ -99,6 +100,8 @@ void run_synth(const SynthArgs& a) {
   opt.quarter_turns = a.turn / 90;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
+  if (!a.predictions && (a.spotter != "default" || a.spotter_points != 16))
+    throw Error(std::string(a.spotter != "default" ? "--spotter" : "--spotter-points") + ": shapes the spotter-like predictions, which only --predictions writes");
   synth::SpotterRates rates = synth::parse_spotter_rates(a.spotter);
   if (a.spotter_points < 4 || a.spotter_points > 400 || a.spotter_points % 2 != 0)
     throw Error("--spotter-points: expected an even vertex count from 4 to 400, got " + std::to_string(a.spotter_points));

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "light/error.h"
@@ -23,11 +24,13 @@ SpotterRates parse_spotter_rates(const std::string& spec) {
                                               {"jitter", &r.jitter}};
   std::istringstream in(spec);
   std::string item;
+  std::set<std::string> seen;
   while (std::getline(in, item, ',')) {
     const auto eq = item.find('=');
     const auto it = fields.find(item.substr(0, eq));
     if (eq == std::string::npos || it == fields.end())
       throw Error("--spotter: expected name=value over miss, split, merge, false_detections, char_errors, jitter; got \"" + item + "\"");
+    if (!seen.insert(it->first).second) throw Error("--spotter: \"" + it->first + "\" given twice");
     try {
       size_t used = 0;
       const double v = std::stod(item.substr(eq + 1), &used);
