@@ -445,3 +445,42 @@ TEST(HostileInput, TrainingAndLinkingNameWhatTheyDoNotUseAndATokenizerThatDoesNo
   expect_error(r, "tok (--tokenizer): ids up to 4999 do not fit the model's vocabulary of 260");
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, LightsOwnGeoJsonReadsBackWordForWordAndForeignGeoJsonIsNamed) {
+  const std::string dir = temp_dir(), tile = source_path("data/synth-example");
+  RunResult r = run_light("link --method distance --words " + q(tile + "/annotations.json") + " --format geojson -q -o " + q(dir + "/own.geojson"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_light("link --method distance --words " + q(dir + "/own.geojson") + " -q -o " + q(dir + "/back.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto vertices = [](const light::maptext::Dataset& d) {
+    std::multiset<std::vector<std::pair<double, double>>> out;
+    for (const auto& t : d)
+      for (const auto& g : t.groups)
+        for (const auto& w : g) {
+          std::vector<std::pair<double, double>> v;
+          for (const auto& p : w.vertices) v.emplace_back(p.x, p.y);
+          out.insert(v);
+        }
+    return out;
+  };
+  const auto original = light::maptext::read_maptext(tile + "/annotations.json", {light::maptext::Kind::Predictions});
+  EXPECT_EQ(vertices(light::maptext::read_maptext(dir + "/back.json", {light::maptext::Kind::Predictions})), vertices(original))
+      << "every word back, its vertices in their order";
+  // Longitude/latitude without pixel vertices: refused, not read as pixels.
+  write_text(dir + "/ll.geojson", R"({"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[-105.2, 39.7], [-105.1, 39.7], [-105.1, 39.8], [-105.2, 39.7]]]}, "properties": {"image": "m.png", "text": "Elk", "coordinates": "lonlat"}}]})");
+  expect_error(run_light("link --method distance --words " + q(dir + "/ll.geojson") + " -q -o " + q(dir + "/o.json")),
+               "ll.geojson: features[0]: its coordinates are longitude/latitude");
+  // An image key that is not a string; a MultiPolygon of two polygons from another tool (noted).
+  write_text(dir + "/num.geojson", R"({"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [9, 0], [9, 4], [0, 0]]]}, "properties": {"image": 7}}]})");
+  expect_error(run_light("link --method distance --words " + q(dir + "/num.geojson") + " -q -o " + q(dir + "/o.json")),
+               "num.geojson: features[0].properties.image: expected the image key (a string), got 7");
+  write_text(dir + "/mp.geojson", R"({"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "MultiPolygon", "coordinates": [[[[0, 0], [9, 0], [9, 4], [0, 0]]], [[[20, 0], [29, 0], [29, 4], [20, 0]]]]}, "properties": {"text": "Elk"}}]})");
+  r = run_light("link --method distance --words " + q(dir + "/mp.geojson") + " -q -o " + q(dir + "/o.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("1 feature(s) with a MultiPolygon of several polygons"), std::string::npos) << r.err;
+  // A UTF-8 byte-order mark before MapText.
+  write_text(dir + "/bom.json", "\xEF\xBB\xBF" + read_text(tile + "/annotations.json"));
+  r = run_light("link --method distance --words " + q(dir + "/bom.json") + " -q -o " + q(dir + "/o2.json"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  fs::remove_all(dir);
+}

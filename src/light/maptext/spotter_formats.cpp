@@ -68,6 +68,7 @@ std::vector<Tile> geojson_tiles(const json& j, const std::string& path, std::vec
   std::vector<std::string> order;
   std::vector<std::pair<std::string, Word>> words;
   bool all_y_nonpositive = true, any_negative = false;
+  size_t multi_dropped = 0;
   for (size_t f = 0; f < features->size(); ++f) {
     const json& ft = (*features)[f];
     const std::string where = path + ": features[" + std::to_string(f) + "]";
@@ -75,21 +76,66 @@ std::vector<Tile> geojson_tiles(const json& j, const std::string& path, std::vec
     const json& g = ft["geometry"];
     const std::string type = string_field(g, "type");
     if (!g.contains("coordinates")) throw Error(where + ".geometry: missing \"coordinates\"");
-    const json* ring = nullptr;
-    if (type == "Polygon" && g["coordinates"].is_array() && !g["coordinates"].empty()) ring = &g["coordinates"][0];
-    else if (type == "MultiPolygon" && g["coordinates"].is_array() && !g["coordinates"].empty() && g["coordinates"][0].is_array() &&
-             !g["coordinates"][0].empty())
-      ring = &g["coordinates"][0][0];
-    else throw Error(where + ".geometry: expected a Polygon or MultiPolygon, got " + (g.contains("type") ? g["type"].dump() : "no \"type\""));
+    // Its polygons: a Polygon's outer ring, or each of a MultiPolygon's (light's own GeoJSON: one
+    // polygon per word of the phrase, its words' texts in properties.words).
+    std::vector<const json*> rings;
+    const json& c = g["coordinates"];
+    if (type == "Polygon" && c.is_array() && !c.empty()) rings.push_back(&c[0]);
+    else if (type == "MultiPolygon" && c.is_array() && !c.empty()) {
+      for (size_t k = 0; k < c.size(); ++k) {
+        if (!c[k].is_array() || c[k].empty())
+          throw Error(where + ".geometry.coordinates[" + std::to_string(k) + "]: expected a polygon [[[x, y], ...]]");
+        rings.push_back(&c[k][0]);
+      }
+    } else {
+      throw Error(where + ".geometry: expected a Polygon or MultiPolygon, got " + (g.contains("type") ? g["type"].dump() : "no \"type\""));
+    }
     const json empty = json::object();
     const json& props = ft.contains("properties") && ft["properties"].is_object() ? ft["properties"] : empty;
-    const auto text = props.find("text");
-    Word w = word_of(points_of(*ring, where + ".geometry.coordinates"), text != props.end() ? &*text : nullptr, where);
-    for (const Point& p : w.vertices) all_y_nonpositive = all_y_nonpositive && p.y <= 0, any_negative = any_negative || p.y < 0;
     const auto image = props.find("image");
-    const std::string key = image != props.end() && image->is_string() ? image->get<std::string>() : fs::path(path).stem().string();
-    words.emplace_back(key, std::move(w));
+    if (image != props.end() && !image->is_string()) throw Error(where + ".properties.image: expected the image key (a string), got " + image->dump());
+    const std::string key = image != props.end() ? image->get<std::string>() : fs::path(path).stem().string();
+    const auto per_word = props.find("words");
+    const bool words_listed = per_word != props.end() && per_word->is_array() && per_word->size() == rings.size();
+    const auto coords = props.find("coordinates");
+    const bool lonlat = coords != props.end() && *coords == "lonlat";
+    if (lonlat && !words_listed)
+      throw Error(where + ": its coordinates are longitude/latitude (properties.coordinates \"lonlat\") and it holds no pixel_vertices; "
+                          "light reads words in pixels: give the pixel GeoJSON or MapText");
+    if (!words_listed && rings.size() > 1) ++multi_dropped;
+    for (size_t k = 0; k < (words_listed ? rings.size() : 1); ++k) {
+      const std::string at = where + (rings.size() > 1 ? ".geometry.coordinates[" + std::to_string(k) + "]" : "");
+      const json* text = nullptr;
+      const json* pixels = nullptr;
+      if (words_listed) {
+        const json& pw = (*per_word)[k];
+        if (pw.is_object() && pw.contains("text")) text = &pw["text"];
+        if (pw.is_object() && pw.contains("pixel_vertices")) pixels = &pw["pixel_vertices"];
+        if (lonlat && !pixels)
+          throw Error(where + ".properties.words[" + std::to_string(k) + "]: longitude/latitude coordinates without \"pixel_vertices\"");
+      } else if (const auto t = props.find("text"); t != props.end()) {
+        text = &*t;
+      }
+      Word w = pixels ? word_of(points_of(*pixels, where + ".properties.words[" + std::to_string(k) + "].pixel_vertices"), text, at)
+                      : word_of(points_of(*rings[k], at + ".geometry.coordinates"), text, at);
+      if (words_listed && !pixels) {
+        // light's own GeoJSON writes rings counterclockwise (x east, y north), which reverses a MapText
+        // word's vertices (lower edge first, in reading order: clockwise so): put back.
+        double area = 0;
+        for (size_t i = 0; i < w.vertices.size(); ++i) {
+          const Point &u = w.vertices[i], &v = w.vertices[(i + 1) % w.vertices.size()];
+          area += u.x * v.y - v.x * u.y;
+        }
+        if (area > 0) std::reverse(w.vertices.begin(), w.vertices.end());
+      }
+      if (!pixels)
+        for (const Point& p : w.vertices) all_y_nonpositive = all_y_nonpositive && p.y <= 0, any_negative = any_negative || p.y < 0;
+      words.emplace_back(key, std::move(w));
+    }
   }
+  if (multi_dropped > 0)
+    notes.push_back(path + ": " + std::to_string(multi_dropped) + " feature(s) with a MultiPolygon of several polygons and no per-word "
+                    "\"words\" list: each read as one word, its first polygon");
   const bool negate = all_y_nonpositive && any_negative;
   if (negate) notes.push_back(path + ": every y is at most 0 (y negated, as mapKurator writes for QGIS): read as -y");
   for (auto& [key, w] : words) {
@@ -106,7 +152,7 @@ std::vector<Tile> geojson_tiles(const json& j, const std::string& path, std::vec
 
 // A per-image or GeoJSON file's text ("annotations" or "geojson"), its tiles appended to `data`.
 std::string parse_one(const std::string& text, const std::string& path, Dataset& data, std::vector<std::string>& notes) {
-  const json j = parse_json(text, path);
+  const json j = parse_json(text.rfind("\xEF\xBB\xBF", 0) == 0 ? std::string_view(text).substr(3) : std::string_view(text), path);
   if (j.is_object() && j.contains("annotations")) {
     data.push_back(annotations_tile(j, path));
     return "annotations";
@@ -149,8 +195,9 @@ SpotterWords read_spotter_words(const std::string& path) {
   return out;
 }
 
-SpotterWords parse_spotter_words(const std::string& text, const std::string& path) {
+SpotterWords parse_spotter_words(const std::string& raw, const std::string& path) {
   SpotterWords out;
+  const std::string& text = raw.rfind("\xEF\xBB\xBF", 0) == 0 ? raw.substr(3) : raw;  // a UTF-8 byte-order mark (Windows tools)
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '[') {
     out.data = parse_maptext(text, path, {Kind::Predictions, false});
