@@ -484,3 +484,23 @@ TEST(HostileInput, LightsOwnGeoJsonReadsBackWordForWordAndForeignGeoJsonIsNamed)
   EXPECT_EQ(r.exit_code, 0) << r.err;
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, SearchPassesOverAForeignGeoJsonAndKeepsAJsonBesideAnEmptyGeoJson) {
+  const std::string dir = temp_dir(), col = dir + "/col";
+  fs::create_directories(col);
+  RunResult r = run_light("link --method distance --words " + q(source_path("data/synth-example/annotations.json")) + " -q -o " + q(col + "/linked.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  write_text(col + "/spotter_raw.geojson", R"({"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [9, 0], [9, 4], [0, 0]]]}, "properties": {"text": "Elk", "score": 0.9}}]})");
+  r = run_light("search Henderson --in " + q(col));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Henderson River"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("spotter_raw.geojson: not linked output"), std::string::npos) << r.err;
+  r = run_light("search --index " + q(col));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  fs::remove(col + "/light-search.index");
+  fs::remove(col + "/spotter_raw.geojson");
+  write_text(col + "/linked.geojson", R"({"type": "FeatureCollection", "features": []})");
+  r = run_light("search Henderson --in " + q(col));
+  EXPECT_NE(r.out.find("Henderson River"), std::string::npos) << r.out << r.err;
+  fs::remove_all(dir);
+}

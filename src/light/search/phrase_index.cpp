@@ -620,7 +620,18 @@ int64_t mtime_ns(const std::string& path, uint64_t* size) {
 std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path) {
   const std::string text = read_file(path);
   const Json j = parse_json(text, path);  // a number past a double's range (1e400) is refused there, naming the file
-  if (j.is_object() && j.contains("type") && j["type"] == "FeatureCollection") return geojson_phrases(j, path);
+  if (j.is_object() && j.contains("type") && j["type"] == "FeatureCollection") {
+    // Not light's output (a spotter's words, another tool's features: no feature with an image key and
+    // a words list): passed over, as a foreign .json is.
+    const auto& features = j.contains("features") ? j["features"] : Json();
+    if (features.is_array() && !features.empty() &&
+        std::none_of(features.begin(), features.end(), [](const Json& f) {
+          return f.is_object() && f.contains("properties") && f["properties"].is_object() && f["properties"].contains("words") &&
+                 f["properties"].contains("image");
+        }))
+      return std::nullopt;
+    return geojson_phrases(j, path);
+  }
   if (!j.is_array()) return std::nullopt;
   maptext::ReadOptions ro;
   ro.kind = maptext::Kind::Predictions;
@@ -653,7 +664,17 @@ std::vector<std::string> linked_files(const std::string& dir) {
   std::vector<std::string> out;
   for (const std::string& f : found) {
     const fs::path p(f);
-    if (p.extension() == ".json" && found.count((p.parent_path() / p.stem()).string() + ".geojson")) continue;
+    // x.json beside x.geojson: one linked output in two formats, searched once (the GeoJSON, which
+    // may hold longitude/latitude), unless the GeoJSON holds no phrase of light's.
+    const std::string twin = (p.parent_path() / p.stem()).string() + ".geojson";
+    if (p.extension() == ".json" && found.count(twin)) {
+      std::optional<std::vector<Phrase>> g;
+      try {
+        g = read_linked_phrases(twin);
+      } catch (const Error&) {
+      }
+      if (g && !g->empty()) continue;
+    }
     out.push_back(f);
   }
   return out;
