@@ -504,3 +504,39 @@ TEST(HostileInput, SearchPassesOverAForeignGeoJsonAndKeepsAJsonBesideAnEmptyGeoJ
   EXPECT_NE(r.out.find("Henderson River"), std::string::npos) << r.out << r.err;
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, GeoreferencingThatCannotBeRightIsRefusedNamingTheFileAtFault) {
+  const std::string dir = temp_dir(), src = source_path("data/synth-example"), words = q(src + "/annotations.json");
+  const auto copy_tile = [&](const std::string& to, bool world) {
+    fs::create_directories(to);
+    fs::copy_file(src + "/topographic-1500.png", to + "/topographic-1500.png");
+    if (world) fs::copy_file(src + "/topographic-1500.pgw", to + "/topographic-1500.pgw");
+  };
+  const auto link = [&](const std::string& images, const std::string& georef, const std::string& extra = "") {
+    return run_light("link --method distance --words " + words + " --images " + q(images) + " --format geojson --georef " + georef + extra +
+                     " -q -o " + q(dir + "/out.geojson"));
+  };
+  // A .prj saying WGS 84 beside a world file in metres.
+  copy_tile(dir + "/wrongprj", true);
+  write_text(dir + "/wrongprj/topographic-1500.prj",
+             R"(GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]])");
+  expect_error(link(dir + "/wrongprj", "auto"), "wrongprj/topographic-1500.png: pixel (22.370000, 244.060000) lands at longitude 482044");
+  // A world file GDAL reads nothing from.
+  copy_tile(dir + "/zero", false);
+  write_text(dir + "/zero/topographic-1500.pgw", "0\n0\n0\n0\n0\n0\n");
+  expect_error(link(dir + "/zero", "auto"), "zero/topographic-1500.pgw: lies beside topographic-1500.png but GDAL reads no georeferencing from it");
+  // --georef-crs against the .prj beside the image.
+  copy_tile(dir + "/crs", true);
+  fs::copy_file(src + "/topographic-1500.prj", dir + "/crs/topographic-1500.prj");
+  expect_error(link(dir + "/crs", "auto", " --georef-crs EPSG:3857"), "--georef-crs EPSG:3857: " + dir + "/crs/topographic-1500.png names its own coordinate system");
+  // .points: latitudes past 90; a positive sourceY (above the image).
+  write_text(dir + "/lat.points", "#CRS: EPSG:4326\nmapX,mapY,sourceX,sourceY,enable\n10,95,0,0,1\n11,95,1500,0,1\n10,120,0,-1500,1\n11,120,1500,-1500,1\n");
+  expect_error(link(dir + "/crs", q(dir + "/lat.points")), "lat.points: pixel (22.370000, 244.060000) lands at longitude 10.01");
+  write_text(dir + "/pos.points", "#CRS: EPSG:32613\nmapX,mapY,sourceX,sourceY,enable\n482000,4400000,0,0,1\n483000,4400000,1500,0,1\n"
+                                  "482000,4399000,0,1500,1\n483000,4399000,1500,1500,1\n");
+  expect_error(link(dir + "/crs", q(dir + "/pos.points")), "pos.points: line 5: sourceX 0.000000, sourceY 1500.000000 is off the 1500 x 1500 image");
+  EXPECT_FALSE(fs::exists(dir + "/out.geojson"));
+  // The bundled tile's own georeferencing still holds.
+  EXPECT_EQ(link(src, "auto").exit_code, 0);
+  fs::remove_all(dir);
+}

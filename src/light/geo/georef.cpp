@@ -30,6 +30,12 @@ Transform parse_transform(const std::string& name) {
 
 namespace {
 
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 std::string last_gdal_error() {
   const char* m = CPLGetLastErrorMsg();
@@ -114,7 +120,7 @@ PointsFile read_qgis_points(const std::string& path) {
     for (double x : v)
       if (!std::isfinite(x)) throw Error(path + ": line " + std::to_string(number) + ": a number is not finite");
     if (v.size() >= 5 && v[4] == 0) continue;  // disabled in QGIS
-    out.points.push_back({v[2], -v[3], v[0], v[1]});
+    out.points.push_back({v[2], -v[3], v[0], v[1], number});
   }
   if (!header) throw Error(path + ": no mapX,mapY,sourceX,sourceY header (a QGIS georeferencer .points file)");
   return out;
@@ -154,14 +160,32 @@ std::unique_ptr<Georeference> Georeference::of_image(const std::string& image_pa
   double gt[6];
   const bool has_gt = GDALGetGeoTransform(ds, gt) == CE_None;
   const int gcps = GDALGetGCPCount(ds);
-  if (!has_gt && gcps == 0) return nullptr;
+  const std::filesystem::path p(image_path);
+  if (!has_gt && gcps == 0) {
+    // A georeferencing file beside the image that GDAL reads nothing from is a mistake to name, not
+    // an image without georeferencing.
+    std::string ext = p.extension().string();
+    if (ext.size() > 1) ext = ext.substr(1);
+    std::vector<std::string> sidecars = {p.string() + ".aux.xml", (p.parent_path() / p.stem()).string() + ".wld",
+                                         (p.parent_path() / p.stem()).string() + "." + ext + "w"};
+    if (ext.size() >= 2) sidecars.push_back((p.parent_path() / p.stem()).string() + "." + ext.front() + ext.back() + "w");
+    for (const std::string& f : sidecars)
+      if (std::filesystem::is_regular_file(f))
+        throw Error(f + ": lies beside " + p.filename().string() + " but GDAL reads no georeferencing from it (a world file holds six "
+                    "numbers, one a line, the pixel sizes not 0; a .aux.xml a GeoTransform or GCPs): fix or remove it");
+    return nullptr;
+  }
   const std::string own = has_gt ? GDALGetProjectionRef(ds) : GDALGetGCPProjection(ds);
+  const std::string prj_beside = (p.parent_path() / p.stem()).string() + ".prj";
+  if (!opt.crs.empty() && (!own.empty() || std::filesystem::is_regular_file(prj_beside)))
+    throw Error("--georef-crs " + opt.crs + ": " + image_path + " names its own coordinate system (" +
+                (own.empty() ? prj_beside : "in the image") + ": " + crs_name(own.empty() ? crs_wkt(read_text_file(prj_beside), prj_beside) : own) +
+                "); --georef-crs is for sources that name none: leave it out, or fix the image's");
   // Without a CRS in the image: --georef-crs, else a .prj beside it (a world file's, ESRI's habit;
   // GDAL reads .prj for few formats). Either is handed to GDAL as the source CRS.
   std::string src;
   if (own.empty()) {
-    const std::filesystem::path p(image_path);
-    const std::string prj = (p.parent_path() / p.stem()).string() + ".prj";
+    const std::string& prj = prj_beside;
     if (!opt.crs.empty()) {
       src = crs_wkt(opt.crs, "--georef-crs");
     } else if (std::filesystem::is_regular_file(prj)) {
@@ -195,6 +219,13 @@ std::unique_ptr<Georeference> Georeference::of_points(const std::string& points_
   const std::string wkt = pf.crs.empty() ? crs_wkt(opt.crs, "--georef-crs") : crs_wkt(pf.crs, points_path + ": #CRS");
   GDALDriverH mem = GDALGetDriverByName("MEM");
   if (!mem) throw Error("GDAL has no MEM driver");
+  // Every point on the image (a margin of 1 %): QGIS writes sourceY as minus the row, so a positive
+  // sourceY lies above the image; a point far off it is a mistake, not a control point.
+  for (const GroundControlPoint& p : pf.points)
+    if (!(p.pixel_x >= -0.01 * width && p.pixel_x <= 1.01 * width && p.pixel_y >= -0.01 * height && p.pixel_y <= 1.01 * height))
+      throw Error(points_path + ": line " + std::to_string(p.line) + ": sourceX " + std::to_string(p.pixel_x) + ", sourceY " + std::to_string(-p.pixel_y) +
+                  " is off the " + std::to_string(width) + " x " + std::to_string(height) + " image (QGIS writes sourceY as minus the row: "
+                  "a point on the image has sourceY from 0 down to -" + std::to_string(height) + ")");
   GDALDatasetH ds = GDALCreate(mem, "", std::max(1, width), std::max(1, height), 0, GDT_Byte, nullptr);
   if (!ds) throw Error(points_path + ": GDAL cannot make an in-memory dataset" + last_gdal_error());
   std::vector<GDAL_GCP> gcps(pf.points.size());
@@ -232,6 +263,10 @@ std::vector<maptext::Point> Georeference::to_lonlat(const std::vector<maptext::P
     if (!ok[i] || !std::isfinite(x[i]) || !std::isfinite(y[i]))
       throw Error(source_ + ": pixel (" + std::to_string(pixels[i].x) + ", " + std::to_string(pixels[i].y) +
                   ") has no longitude/latitude under this georeferencing");
+    if (!(std::abs(y[i]) <= 90 && std::abs(x[i]) <= 360))
+      throw Error(source_ + ": pixel (" + std::to_string(pixels[i].x) + ", " + std::to_string(pixels[i].y) + ") lands at longitude " +
+                  std::to_string(x[i]) + ", latitude " + std::to_string(y[i]) + ", off the globe: the georeferencing (" + description_ +
+                  ") cannot be right (map units read as degrees: a CRS that does not match the coordinates?)");
     out[i] = {x[i], y[i]};
   }
   return out;

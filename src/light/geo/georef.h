@@ -29,6 +29,7 @@ struct GeorefOptions {
 // CRS from its "#CRS: <WKT>" line ("" when absent).
 struct GroundControlPoint {
   double pixel_x = 0, pixel_y = 0, map_x = 0, map_y = 0;
+  int line = 0;  // in the .points file
 };
 struct PointsFile {
   std::string crs;
@@ -47,6 +48,8 @@ class Georeference {
   Georeference& operator=(const Georeference&) = delete;
 
   // Pixel (x right, y down, (0, 0) the image's top-left corner) to (longitude, latitude) in degrees.
+  // light::Error naming the georeferencing's source when a point has none, or one off the globe
+  // (latitude beyond 90 degrees, longitude beyond 360: map units taken for degrees, a wrong CRS).
   std::vector<maptext::Point> to_lonlat(const std::vector<maptext::Point>& pixels) const;
   // What it is: "geotransform (WGS 84 / UTM zone 13N), affine" or "12 GCPs (...), polynomial 2".
   const std::string& description() const { return description_; }
