@@ -540,3 +540,19 @@ TEST(HostileInput, GeoreferencingThatCannotBeRightIsRefusedNamingTheFileAtFault)
   EXPECT_EQ(link(src, "auto").exit_code, 0);
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, AGeoJsonWordsIndexIsItsPlaceInTheWordsFileAndASpottersOwnIndexIsKept) {
+  const std::string dir = temp_dir();
+  write_text(dir + "/w.json", R"([{"image": "m.png", "groups": [)"
+                              R"([{"vertices": [[45, 0], [80, 0], [80, 10], [45, 10]], "text": "Pole", "index": 99}],)"
+                              R"([{"vertices": [[0, 0], [40, 0], [40, 10], [0, 10]], "text": "Lodge"}],)"
+                              R"([{"vertices": [[0, 50], [40, 50], [40, 60], [0, 60]], "text": "Far"}]]}])");
+  const RunResult r = run_light("link --method distance --words " + q(dir + "/w.json") + " --format geojson -q -o " + q(dir + "/o.geojson"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("1 word(s) carry their own \"index\", kept as \"spotter_index\""), std::string::npos) << r.err;
+  const std::string out = read_text(dir + "/o.geojson");
+  EXPECT_NE(out.find(R"({"text":"Lodge","index":1})"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"({"text":"Pole","index":0,"spotter_index":99})"), std::string::npos) << out;
+  EXPECT_NE(out.find(R"({"text":"Far","index":2})"), std::string::npos) << out;
+  fs::remove_all(dir);
+}

@@ -62,7 +62,7 @@ void run_link(const LinkArgs& a) {
     return run_collection(a, [&opt](const maptext::Dataset& words, const std::string&) { return link::link_heuristic(words, opt); });
   const auto data = read_link_words(a);
   const auto linked = link::link_heuristic(data, opt);
-  write_link_output(a, linked);
+  write_link_output(a, linked, &data);
 }
 }  // namespace
 

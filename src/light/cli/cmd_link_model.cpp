@@ -40,7 +40,7 @@ void run_link_with_model(const LinkArgs& a) {
   } else {
     const auto data = read_link_words(a);
     const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
-    write_link_output(a, linked);
+    write_link_output(a, linked, &data);
   }
   if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
   std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",

@@ -43,7 +43,8 @@ using LinkFn = std::function<maptext::Dataset(const maptext::Dataset& words, con
 // is named and the others go on; light::Error at the end when any failed.
 void run_collection(const LinkArgs& args, const LinkFn& link);
 // Writes the linked tiles as --format asks (atomically, to --out).
-void write_link_output(const LinkArgs& args, const maptext::Dataset& linked);
+// `input`: the words as read (GeoJSON's per-word "index" is a word's place there).
+void write_link_output(const LinkArgs& args, const maptext::Dataset& linked, const maptext::Dataset* input = nullptr);
 // Per image, its pixels to longitude/latitude as --georef asks (light-full: GDAL; the `light` binary
 // hands a command line with --georef to light-full, its stand-in is never reached). Notes on stderr
 // say which images have no georeferencing.

@@ -46,13 +46,19 @@ maptext::Dataset read_link_words_file(const std::string& path, const LinkArgs& a
   return maps;
 }
 
-void write_link_output(const LinkArgs& a, const maptext::Dataset& linked) {
+void write_link_output(const LinkArgs& a, const maptext::Dataset& linked, const maptext::Dataset* input) {
   switch (output::parse_format(a.format)) {
     case output::Format::MapText: maptext::write_maptext(a.out, linked); return;
     case output::Format::GeoJson: {
       output::GeoJsonOptions o;
       if (a.georef != "none") o.georeference = georeference_for(a, linked);
+      o.input = input;
+      size_t renamed = 0;
+      o.own_index_renamed = &renamed;
       write_file_atomic(a.out, output::geojson_text(linked, o));
+      if (renamed > 0)
+        std::fprintf(stderr, "note: %s: %zu word(s) carry their own \"index\", kept as \"spotter_index\" (light's \"index\" is the word's place in the words file)\n",
+                     a.out.c_str(), renamed);
       return;
     }
     case output::Format::WebAnnotation: {
@@ -111,7 +117,7 @@ void run_collection(const LinkArgs& a, const LinkFn& link) {
       ja.georef = j->georef.empty() ? a.georef : j->georef;
       ja.out = (fs::path(a.out) / (j->name + ext)).string();
       check_output_is_not_input("-o/--out", ja.out, {{"words", j->words}});
-      write_link_output(ja, linked);
+      write_link_output(ja, linked, &words);
       size_t n = 0;
       for (const auto& t : words) n += t.word_count();
       if (!a.quiet) bar.add(1, n, "words");

@@ -1,6 +1,8 @@
 #include "light/export/phrases.h"
 
 #include <cmath>
+#include <deque>
+#include <map>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -89,17 +91,43 @@ std::string one_per_line(const Json& j, const std::string& key) {
 
 std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& opt) {
   Json fc = {{"type", "FeatureCollection"}, {"features", Json::array()}};
+  // Each input word's place among its image's words, by its text and vertices (words alike take
+  // their places in order).
+  const auto word_key = [](const maptext::Word& w) {
+    std::string k = w.text.value_or("") + '\0';
+    k.append(reinterpret_cast<const char*>(w.vertices.data()), w.vertices.size() * sizeof(maptext::Point));
+    return k;
+  };
+  std::map<std::string, std::map<std::string, std::deque<size_t>>> places;
+  if (opt.input)
+    for (const maptext::Tile& t : *opt.input) {
+      size_t k = 0;
+      for (const auto& g : t.groups)
+        for (const auto& w : g) places[t.image][word_key(w)].push_back(k++);
+    }
   for (const maptext::Tile& tile : linked) {
     const ToLonLat to_lonlat = opt.georeference ? opt.georeference(tile.image) : ToLonLat{};
+    auto& place = places[tile.image];
     size_t index = 0;
     for (size_t g = 0; g < tile.groups.size(); ++g) {
       Json polygons = Json::array(), words = Json::array();
       for (const maptext::Word& w : tile.groups[g]) {
-        Json word = {{"text", w.text.value_or("")}, {"index", index++}};
+        size_t at = index++;
+        if (opt.input) {
+          auto found = place.find(word_key(w));
+          if (found != place.end() && !found->second.empty()) at = found->second.front(), found->second.pop_front();
+        }
+        Json word = {{"text", w.text.value_or("")}, {"index", at}};
         if (!w.extra.empty()) {  // the word's other keys: a spotter's score, the link's successor_probability
           const Json extra = Json::parse(w.extra);
-          for (auto it = extra.begin(); it != extra.end(); ++it)
-            if (!word.contains(it.key())) word[it.key()] = it.value();
+          for (auto it = extra.begin(); it != extra.end(); ++it) {
+            if (it.key() == "index" || it.key() == "text") {  // the spotter's own: kept beside light's
+              word["spotter_" + it.key()] = it.value();
+              if (it.key() == "index" && opt.own_index_renamed) ++*opt.own_index_renamed;
+            } else if (!word.contains(it.key())) {
+              word[it.key()] = it.value();
+            }
+          }
         }
         if (to_lonlat) {
           polygons.push_back(Json::array({ring(to_lonlat(w.vertices))}));

@@ -23,6 +23,11 @@ using GeoreferenceFor = std::function<ToLonLat(const std::string& image)>;
 
 struct GeoJsonOptions {
   GeoreferenceFor georeference;  // empty: every map in pixel coordinates
+  // The words as read, before linking: a word's "index" is its place among its image's words there
+  // (found by its text and vertices); without it, its place in the output.
+  const maptext::Dataset* input = nullptr;
+  // Counts the words whose own "index" key (a spotter's) was kept as "spotter_index".
+  size_t* own_index_renamed = nullptr;
 };
 
 // A FeatureCollection: per phrase of every image, a Feature whose geometry is a MultiPolygon of its
@@ -35,8 +40,8 @@ struct GeoJsonOptions {
 std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& options = {});
 
 struct WebAnnotationOptions {
-  // The IIIF canvas each image's annotations target; "{image}" in it is replaced by the image key.
-  // Empty: the image key itself (a relative IRI).
+  // The IIIF canvas each image's annotations target; "{image}" in it is replaced by the image key
+  // (percent-encoded where an IRI needs it). Empty: urn:light:image:KEY.
   std::string canvas;
 };
 
