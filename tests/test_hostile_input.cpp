@@ -556,3 +556,13 @@ TEST(HostileInput, AGeoJsonWordsIndexIsItsPlaceInTheWordsFileAndASpottersOwnInde
   EXPECT_NE(out.find(R"({"text":"Far","index":2})"), std::string::npos) << out;
   fs::remove_all(dir);
 }
+
+TEST(HostileInput, AModelSizeAtAConfigsTopLevelIsRefusedNotIgnored) {
+  const std::string dir = temp_dir();
+  const std::string syn = synth_set(dir);
+  write_text(dir + "/heads0.json", R"({"num_attention_heads": 0})");
+  expect_error(run_light(train_args(syn, q(dir + "/heads0.json")) + " --out " + q(dir + "/run")),
+               "heads0.json: num_attention_heads at the top level does nothing: it belongs under \"layoutlmv3\"");
+  EXPECT_FALSE(fs::exists(dir + "/run"));
+  fs::remove_all(dir);
+}

@@ -241,6 +241,12 @@ namespace {
 ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path) {
   ModelConfig c;
   if (!j.is_object()) throw Error(path + ": expected a JSON object");
+  // Other top-level keys are let be (released configs carry notes of their own), but not a size that
+  // belongs in a section: at the top level it would silently do nothing.
+  for (const char* k : {"vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size", "max_position_embeddings",
+                        "coordinate_size", "shape_size", "input_size", "patch_size", "emb_dim", "num_coords"})
+    if (j.contains(k))
+      throw Error(path + ": " + k + " at the top level does nothing: it belongs under \"layoutlmv3\" (or \"poly_encoder\")");
   if (j.contains("layoutlmv3")) {
     const auto& l = j["layoutlmv3"];
     const std::string w = path + ": layoutlmv3";
