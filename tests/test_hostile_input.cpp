@@ -12,6 +12,7 @@
 #include <vector>
 #include <string>
 
+#include "light/link/default_model.h"
 #include "light/maptext.h"
 #include "test_util.h"
 
@@ -564,5 +565,21 @@ TEST(HostileInput, AModelSizeAtAConfigsTopLevelIsRefusedNotIgnored) {
   expect_error(run_light(train_args(syn, q(dir + "/heads0.json")) + " --out " + q(dir + "/run")),
                "heads0.json: num_attention_heads at the top level does nothing: it belongs under \"layoutlmv3\"");
   EXPECT_FALSE(fs::exists(dir + "/run"));
+  fs::remove_all(dir);
+}
+
+TEST(HostileInput, ABinaryBuiltOutsideTheSourceTreeFindsTheBundledModel) {
+  // A binary in a folder with no models/ beside or above it (cmake -S . -B /elsewhere).
+  if (std::getenv("LIGHT_MODEL")) GTEST_SKIP() << "LIGHT_MODEL is set";
+  const std::string found = light::link::find_default_model("/nonexistent/elsewhere/bin/");
+  EXPECT_EQ(fs::path(found).lexically_normal(), fs::path(source_path("models/light-small")).lexically_normal());
+}
+
+TEST(HostileInput, AManifestThatGeoreferencesItsMapsIsLinkedInLonLatWithAHeuristic) {
+  const std::string dir = temp_dir(), src = source_path("data/synth-example");
+  write_text(dir + "/m.csv", "words,image,georef,name\n" + src + "/annotations.json," + src + "/topographic-1500.png,auto,topo\n");
+  const RunResult r = run_light("link --method distance --collection " + q(dir + "/m.csv") + " -o " + q(dir + "/out") + " --format geojson -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_text(dir + "/out/topo.geojson").find("\"coordinates\":\"lonlat\""), std::string::npos);
   fs::remove_all(dir);
 }

@@ -239,7 +239,7 @@ TEST(ModelLink, EveryWordOnceWithOneOrManyWindows) {
   ModelLinkOptions bad;
   bad.tokenizer_dir = dir + "/gpt2";
   std::filesystem::create_directories(bad.tokenizer_dir);
-  test::write_text(bad.tokenizer_dir + "/vocab.json", R"({"Ġ": 5000, "a": 7})");
+  test::write_text(bad.tokenizer_dir + "/vocab.json", R"({"Ġ": 5000, "a": 7})");  // one id past the model's: found as a word uses it
   test::write_text(bad.tokenizer_dir + "/merges.txt", "#version: 0.2\nx y\n");
   try {
     link_with_model(data, m, dir + "/syn", bad, nullptr);

@@ -1,4 +1,5 @@
 #include "light/link/default_model.h"
+#include <algorithm>
 
 #include <unistd.h>
 
@@ -18,6 +19,12 @@ std::vector<std::string> default_model_candidates(const std::string& exe_dir) {
   const std::string name = kDefaultModelName;
   for (const std::string rel : {"models/", "../share/light/models/", "../models/"})
     out.push_back((fs::path(exe_dir) / (rel + name)).lexically_normal().string());
+#ifdef LIGHT_SOURCE_MODELS_DIR
+  // A build outside the source tree (cmake -S . -B /elsewhere): the source tree's models/, remembered
+  // at configure time.
+  const std::string source = (fs::path(LIGHT_SOURCE_MODELS_DIR) / name).lexically_normal().string();
+  if (std::find(out.begin(), out.end(), source) == out.end()) out.push_back(source);
+#endif
   return out;
 }
 

@@ -169,6 +169,12 @@ int64_t BpeTokenizer::max_id() const {
   return m;
 }
 
+size_t BpeTokenizer::ids_from(int64_t limit) const {
+  size_t n = 0;
+  for (const auto& kv : vocab_) n += kv.second >= limit;
+  return n;
+}
+
 void BpeTokenizer::clear_cache() const {
   std::lock_guard<std::mutex> lock(*cache_mutex_);
   cache_->clear();

@@ -55,6 +55,8 @@ class BpeTokenizer {
   size_t vocab_size() const { return vocab_.size(); }
   // The largest token id (+1 is the embedding table size a model needs).
   int64_t max_id() const;
+  // How many of its tokens have an id of at least `limit`.
+  size_t ids_from(int64_t limit) const;
   // Forgets the per-piece cache (benchmarks measure cold tokenisation with it).
   void clear_cache() const;
 
