@@ -14,16 +14,6 @@ namespace {
 }
 }  // namespace
 
-Transform parse_transform(const std::string& name) {
-  if (name == "auto") return Transform::Auto;
-  if (name == "affine") return Transform::Affine;
-  if (name == "poly1") return Transform::Poly1;
-  if (name == "poly2") return Transform::Poly2;
-  if (name == "poly3") return Transform::Poly3;
-  if (name == "tps") return Transform::Tps;
-  throw Error("--georef-transform: expected auto, affine, poly1, poly2, poly3 or tps, got \"" + name + "\"");
-}
-
 PointsFile read_qgis_points(const std::string& path) { no_gdal(path); }
 std::unique_ptr<Georeference> Georeference::of_image(const std::string& image_path, const GeorefOptions&) { no_gdal(image_path); }
 std::unique_ptr<Georeference> Georeference::of_points(const std::string& points_path, int, int, const GeorefOptions&) {
