@@ -108,6 +108,9 @@ TEST(HostileInput, ACollectionNeverWritesTwoMapsToOneOutputOrItsOutputsAmongItsI
   write_text(dir + "/twice.csv", "words,words\nc/a.json,c/b.json\n");
   r = run_light("link --method distance --collection " + q(dir + "/twice.csv") + " -o " + q(dir + "/o1"));
   expect_error(r, "twice.csv: line 1: the column \"words\" is named twice");
+  write_text(dir + "/folder.csv", "words\nc\n");
+  r = run_light("link --method distance --collection " + q(dir + "/folder.csv") + " -o " + q(dir + "/o1"));
+  expect_error(r, "folder.csv: line 2: \"words\" is a folder");
   write_text(dir + "/empty.jsonl", "{\"words\": \"c/a.json\", \"name\": \"\"}\n");
   r = run_light("link --method distance --collection " + q(dir + "/empty.jsonl") + " -o " + q(dir + "/o1"));
   expect_error(r, "empty.jsonl: line 1: \"name\" is empty");
@@ -434,6 +437,7 @@ TEST(HostileInput, TrainingAndLinkingNameWhatTheyDoNotUseAndATokenizerThatDoesNo
   const std::string model = source_path("models/light-small");
   r = run_light(train_args(syn, "tiny") + " --out " + q(dir + "/r2") + " --init " + q(model) + " --head bilinear --window-word-height 0.05");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --head is not used: --init " + model + " brings its own"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("note: --window-word-height is not used: --init " + model + " brings its own"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("note: --config is not used"), std::string::npos) << r.err;
   // A vocabulary of 5,000 tokens for a model of 260.

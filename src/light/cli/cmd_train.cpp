@@ -16,6 +16,8 @@ void add_train_command(CLI::App& app) {
   const auto flags = add_run_options(cmd, *o, train::train_run_options());
   cmd->callback([o, flags, cmd] {
     resolve_run_options(cmd, *o, train::train_run_options(), *flags, "training");
+    for (const char* name : {"--head", "--window-word-height", "--config", "--modalities", "--scale-jitter"})
+      if (cmd->count(name) > 0) o->given.insert(name);
     const auto s = train::train(*o);
     if (o->distributed.rank != 0) return;
     std::fprintf(stderr, "train: %d epoch(s); best val loss %.4f at epoch %d (edges F %.3f) -> %s/best\n", s.epochs,

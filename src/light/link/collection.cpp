@@ -125,6 +125,11 @@ std::vector<MapJob> read_collection(const std::string& path) {
     if (row["words"].empty()) throw Error(where + ": \"words\" is empty");
     MapJob j;
     j.words = resolve(row["words"], base);
+    if (fs::is_directory(j.words))
+      throw Error(where + ": \"words\" is a folder (" + j.words + "); a manifest row names one words file (give --collection the folder instead)");
+    for (const char* key : {"image", "georef"})
+      if (row.count(key) && !row[key].empty() && row[key].find_first_not_of(" \t") == std::string::npos)
+        throw Error(where + ": \"" + key + "\" is blank");
     j.image = resolve(row["image"], base);
     j.georef = row["georef"] == "none" || row["georef"] == "auto" ? row["georef"] : resolve(row["georef"], base);
     j.name = row["name"].empty() ? fs::path(j.words).stem().string() : row["name"];

@@ -284,14 +284,10 @@ void FineTuning::set_up() {
     throw Error("--scale-jitter: expected 0 to 2, got " + std::to_string(opt_.scale_jitter));
   if (!init_sized) config_.window_word_height = opt_.window_word_height;
   // Options the run does not use, named rather than silently ignored.
-  const TrainOptions defaults;
   if (init_sized && root_)
-    for (const auto& [given, name] : {std::pair{opt_.head != defaults.head, "--head"},
-                                      std::pair{opt_.window_word_height != defaults.window_word_height, "--window-word-height"},
-                                      std::pair{opt_.config != defaults.config, "--config"},
-                                      std::pair{opt_.modalities != defaults.modalities, "--modalities"}})
-      if (given) std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name, opt_.init.c_str());
-  if (config_.window_word_height == 0 && opt_.scale_jitter != defaults.scale_jitter && root_)
+    for (const char* name : {"--head", "--window-word-height", "--config", "--modalities"})
+      if (opt_.given.count(name)) std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name, opt_.init.c_str());
+  if (config_.window_word_height == 0 && opt_.given.count("--scale-jitter") && root_)
     std::fprintf(stderr, "note: --scale-jitter is not used without scale windows (--window-word-height)\n");
   config_.losses = {opt_.bidirection, opt_.focal};
   config_.polygon_points = polygon_points;

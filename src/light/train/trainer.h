@@ -4,6 +4,7 @@
 // `light link --model` loads), RUN/last, RUN/log.jsonl. (LibTorch stays inside trainer.cpp.)
 #pragma once
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "light/train/distributed_options.h"
@@ -57,6 +58,8 @@ struct TrainOptions {
   // state): the result equals an uninterrupted run's.
   bool resume = false;
   bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
+  // The options the command line gave (--head, --config, ...), to name those an --init model overrides.
+  std::set<std::string> given;
   // Tests only: throw after this many optimizer steps (counted from this call), as if killed there.
   long interrupt_after_steps = -1;
   long nan_loss_at_step = -1;  // tests only: the loss of this step (counted from 1 in this call) reads NaN
