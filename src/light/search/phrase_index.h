@@ -68,6 +68,8 @@ class PhraseIndex {
   // Maps a saved index; light::Error naming the file for one that is not an index, of another
   // version, or cut short.
   static PhraseIndex open(const std::string& path);
+  // Whether the file begins with an index's signature (the bytes a saved index starts with).
+  static bool is_index_file(const std::string& path);
   PhraseIndex(PhraseIndex&&) noexcept;
   PhraseIndex& operator=(PhraseIndex&&) noexcept;
   ~PhraseIndex();
