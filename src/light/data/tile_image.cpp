@@ -1,25 +1,13 @@
-#include <algorithm>
-#include <cstdlib>
 #include "light/data/tile_image.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "light/image/resize.h"
 #include "light/error.h"
+#include "light/util/fs.h"
 
 namespace light::data {
-
-namespace {
-// Whether `p` lies inside `dir`, by their absolute, lexically normal paths (no "..", no symbolic
-// links followed: a link the user put in the folder is theirs to follow).
-bool lies_inside(const std::filesystem::path& dir, const std::filesystem::path& p) {
-  namespace fs = std::filesystem;
-  fs::path d = fs::absolute(dir).lexically_normal(), q = fs::absolute(p).lexically_normal();
-  if (d.filename().empty()) d = d.parent_path();
-  auto [a, b] = std::mismatch(d.begin(), d.end(), q.begin(), q.end());
-  return a == d.end();
-}
-}  // namespace
 
 bool images_anywhere() {
   const char* v = std::getenv("LIGHT_IMAGES_ANYWHERE");
@@ -31,7 +19,7 @@ std::string find_tile_image(const std::string& dir, const std::string& key) {
   const fs::path full = fs::path(dir) / key, base = fs::path(dir) / fs::path(key).filename();
   // A key that leaves the folder (an absolute path elsewhere, "../") is looked up by its file name
   // inside it, never outside, unless LIGHT_IMAGES_ANYWHERE=1 asks for it.
-  const bool leaves = !lies_inside(dir, full) && !images_anywhere();
+  const bool leaves = !lies_inside(dir, full.string()) && !images_anywhere();
   if (!leaves && fs::exists(full)) return full.string();
   if (fs::exists(base)) return base.string();
   if (!fs::path(key).has_extension())  // a key that is an image's stem (per-image spotter files, GeoJSON)

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "light/error.h"
+#include "light/geometry/polygon.h"
 
 namespace light::output {
 
@@ -22,18 +23,9 @@ Format parse_format(const std::string& name) {
 
 namespace {
 
-double signed_area(const std::vector<Point>& p) {
-  double a = 0;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const Point &u = p[i], &v = p[(i + 1) % p.size()];
-    a += u.x * v.y - v.x * u.y;
-  }
-  return a / 2;
-}
-
 // A closed ring, counterclockwise in its own coordinates (positive area: x east, y north).
 Json ring(std::vector<Point> pts) {
-  if (signed_area(pts) < 0) std::reverse(pts.begin(), pts.end());
+  if (geometry::signed_area(pts) < 0) std::reverse(pts.begin(), pts.end());
   Json r = Json::array();
   for (const Point& p : pts) r.push_back(Json::array({p.x, p.y}));
   if (!pts.empty()) r.push_back(Json::array({pts.front().x, pts.front().y}));

@@ -10,6 +10,7 @@
 
 #include "light/error.h"
 #include "light/util/json.h"
+#include "light/util/utf8.h"
 
 namespace light::link {
 
@@ -72,7 +73,7 @@ std::vector<MapJob> read_collection(const std::string& path) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // a UTF-8 byte-order mark (Excel's "CSV UTF-8")
+    if (number == 1) line = std::string(without_bom(line));  // as Excel's "CSV UTF-8" starts
     if (number == 1) {
       const size_t first = line.find_first_not_of(" \t");
       const char c = first == std::string::npos ? ' ' : line[first];

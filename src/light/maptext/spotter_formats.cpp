@@ -8,6 +8,7 @@
 #include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
+#include "light/util/utf8.h"
 
 namespace light::maptext {
 
@@ -152,7 +153,7 @@ std::vector<Tile> geojson_tiles(const json& j, const std::string& path, std::vec
 
 // A per-image or GeoJSON file's text ("annotations" or "geojson"), its tiles appended to `data`.
 std::string parse_one(const std::string& text, const std::string& path, Dataset& data, std::vector<std::string>& notes) {
-  const json j = parse_json(text.rfind("\xEF\xBB\xBF", 0) == 0 ? std::string_view(text).substr(3) : std::string_view(text), path);
+  const json j = parse_json(without_bom(text), path);
   if (j.is_object() && j.contains("annotations")) {
     data.push_back(annotations_tile(j, path));
     return "annotations";
@@ -197,7 +198,7 @@ SpotterWords read_spotter_words(const std::string& path) {
 
 SpotterWords parse_spotter_words(const std::string& raw, const std::string& path) {
   SpotterWords out;
-  const std::string& text = raw.rfind("\xEF\xBB\xBF", 0) == 0 ? raw.substr(3) : raw;  // a UTF-8 byte-order mark (Windows tools)
+  const std::string text(without_bom(raw));
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '[') {
     out.data = parse_maptext(text, path, {Kind::Predictions, false});

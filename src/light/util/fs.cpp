@@ -264,18 +264,23 @@ void check_new_output_folder(const std::string& option, const std::string& dir, 
               "choose a new folder, or pass --overwrite to replace what it holds");
 }
 
+bool lies_inside(const std::string& dir, const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path d = fs::absolute(dir).lexically_normal();
+  const fs::path p = fs::absolute(path).lexically_normal();
+  if (d.filename().empty()) d = d.parent_path();  // "DIR/"
+  return std::mismatch(d.begin(), d.end(), p.begin(), p.end()).first == d.end();
+}
+
 void check_inputs_outside(const std::string& option, const std::string& dir, const std::vector<NamedPath>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path folder = fs::weakly_canonical(fs::absolute(dir), ec).lexically_normal();
+  const fs::path folder = fs::weakly_canonical(fs::absolute(dir), ec);  // links followed: where the files really are
   if (ec) return;
-  if (folder.filename().empty()) folder = folder.parent_path();  // "DIR/"
   for (const auto& in : inputs) {
     if (in.path.empty()) continue;
-    const fs::path p = fs::weakly_canonical(fs::absolute(in.path), ec).lexically_normal();
-    if (ec) continue;
-    const auto [end, rest] = std::mismatch(folder.begin(), folder.end(), p.begin(), p.end());
-    if (end == folder.end() && !(folder.empty()))
+    const fs::path p = fs::weakly_canonical(fs::absolute(in.path), ec);
+    if (!ec && lies_inside(folder.string(), p.string()))
       throw Error(in.option + " (" + in.path + "): lies inside " + option + " " + dir + ", which --overwrite empties; move it out first");
   }
 }

@@ -46,6 +46,9 @@ void check_output_is_not_input(const std::string& output_option, const std::stri
 // empty, is added to the message (e.g. "continue it with --resume RUN").
 void check_new_output_folder(const std::string& option, const std::string& dir, bool overwrite,
                              const std::string& resume_hint = "");
+// Whether `path` lies inside `dir` (or is it), by their absolute, lexically normal paths: no symbolic
+// link followed ("DIR/../x" is outside, "DIR/" is DIR).
+bool lies_inside(const std::string& dir, const std::string& path);
 // Throws light::Error when one of `inputs` lies inside `dir`, a folder the command empties
 // (--overwrite): "--gazetteer (PATH): lies inside --out DIR, which --overwrite empties; ...".
 void check_inputs_outside(const std::string& option, const std::string& dir, const std::vector<NamedPath>& inputs);

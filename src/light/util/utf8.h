@@ -2,12 +2,16 @@
 // characters (edit distances) count code points, as Python's str does.
 #pragma once
 #include <string>
+#include <string_view>
 
 namespace light {
 
 // Decodes UTF-8 into code points. Invalid sequences are an error (light::Error) since every
 // string reaching this point was validated by the JSON parser.
 std::u32string utf8_decode(const std::string& s);
+
+// `text` without a leading UTF-8 byte-order mark (Windows tools write one before JSON and CSV).
+inline std::string_view without_bom(std::string_view text) { return text.substr(text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0); }
 
 // Encodes code points as UTF-8.
 std::string utf8_encode(const std::u32string& s);
