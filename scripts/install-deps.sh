@@ -13,7 +13,7 @@ PACKAGES=(
   # data-parallel training: the Gloo headers LibTorch's c10d needs
   libgloo-dev
   # geometry, images, JSON, command line
-  libgeos-dev libre2-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+  libgeos-dev libre2-dev libonnx-dev libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
   nlohmann-json3-dev libcli11-dev libutf8proc-dev
   # georeferencing (GeoTIFF, world files, GCPs; PROJ comes with it) and its command-line tools (tests)
   libgdal-dev gdal-bin

@@ -103,22 +103,24 @@ std::string shape_str(const torch::Tensor& t) {
 }
 }  // namespace
 
-void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source) {
+namespace {
+void load_tensors(const std::vector<std::pair<std::string, torch::Tensor>>& targets, const std::map<std::string, torch::Tensor>& state,
+                  const std::string& source) {
   torch::NoGradGuard no_grad;
   std::vector<std::string> missing, mismatched, unexpected;
   std::set<std::string> used;
-  for (auto& p : module.named_parameters(/*recurse=*/true)) {
-    auto it = state.find(p.key());
+  for (const auto& [key, value] : targets) {
+    auto it = state.find(key);
     if (it == state.end()) {
-      missing.push_back(p.key());
+      missing.push_back(key);
       continue;
     }
-    used.insert(p.key());
-    if (it->second.sizes() != p.value().sizes()) {
-      mismatched.push_back(p.key() + " (checkpoint " + shape_str(it->second) + ", model " + shape_str(p.value()) + ")");
+    used.insert(key);
+    if (it->second.sizes() != value.sizes()) {
+      mismatched.push_back(key + " (checkpoint " + shape_str(it->second) + ", model " + shape_str(value) + ")");
       continue;
     }
-    p.value().copy_(it->second);
+    torch::Tensor(value).copy_(it->second);
   }
   for (const auto& kv : state)
     if (!used.count(kv.first) && !unused_checkpoint_key(kv.first)) unexpected.push_back(kv.first);
@@ -134,6 +136,41 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
   list("missing from the checkpoint", missing);
   list("not in the model", unexpected);
   throw Error(msg);
+}
+
+}  // namespace
+
+void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source) {
+  std::vector<std::pair<std::string, torch::Tensor>> targets;
+  for (auto& p : module.named_parameters(/*recurse=*/true)) targets.emplace_back(p.key(), p.value());
+  load_tensors(targets, state, source);
+}
+
+namespace {
+// Parameters and floating-point buffers (batch-norm statistics; not num_batches_tracked).
+std::vector<std::pair<std::string, torch::Tensor>> state_tensors(torch::nn::Module& module) {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (auto& p : module.named_parameters(/*recurse=*/true)) out.emplace_back(p.key(), p.value());
+  for (auto& b : module.named_buffers(/*recurse=*/true))
+    if (b.value().is_floating_point()) out.emplace_back(b.key(), b.value());
+  return out;
+}
+}  // namespace
+
+void load_state(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source) {
+  load_tensors(state_tensors(module), state, source);
+}
+
+void write_state(torch::nn::Module& module, const std::string& path, const std::map<std::string, std::string>& metadata) {
+  std::map<std::string, io::Tensor> t;
+  for (const auto& [key, value] : state_tensors(module)) {
+    const torch::Tensor c = value.detach().to(torch::kCPU).to(torch::kFloat32).contiguous();
+    t[key] = io::Tensor::f32(std::vector<int64_t>(c.sizes().begin(), c.sizes().end()),
+                             std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel()));
+  }
+  std::map<std::string, std::string> meta = metadata;
+  meta["format"] = "pt";
+  io::write_safetensors(path, t, meta);
 }
 
 BackboneReport load_layoutlmv3_backbone(LightTextLinking& model, const std::string& hf_dir) {

@@ -37,6 +37,11 @@ bool unused_checkpoint_key(const std::string& key);
 // (…position_ids, …token_type_ids), and the polygon BERT's unused word table and pooler.
 void load_state_dict(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source);
 
+// Models with batch norm (the spotter's): parameters and floating-point buffers (running statistics),
+// written to a .safetensors file with `metadata` (atomically), and loaded strictly as load_state_dict.
+void write_state(torch::nn::Module& module, const std::string& path, const std::map<std::string, std::string>& metadata = {});
+void load_state(torch::nn::Module& module, const std::map<std::string, torch::Tensor>& state, const std::string& source);
+
 // Initialises model->light from a Hugging Face LayoutLMv3 folder (config.json + model.safetensors or
 // pytorch_model.bin; keys with or without "layoutlmv3."). Every backbone parameter must be present;
 // the 1-D position and token-type tables, whose sizes differ from layoutlmv3-base's (514 and 1), are
