@@ -30,7 +30,7 @@ maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHe
   return link::link_heuristic(words, o);
 }
 
-std::string default_model() { return link::find_default_model(link::executable_dir()); }
+std::string default_model() { return link::find_default_model(executable_dir()); }
 
 maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
                                const LinkByModelOptions& options, LinkByModelReport* report) {

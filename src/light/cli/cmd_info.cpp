@@ -27,7 +27,7 @@ void add_info_command(CLI::App& app) {
     std::printf("data-parallel: %s\n", train::distributed_available() ? "c10d/Gloo (--world-size)" : "not in this build (LibTorch's c10d/Gloo headers were missing)");
     std::string model;
     try {
-      model = link::find_default_model(link::executable_dir());
+      model = link::find_default_model(executable_dir());
     } catch (const Error& e) {
       model = e.what();
     }

@@ -37,10 +37,10 @@ void run_link(const LinkArgs& a) {
   if (a.method.empty()) {  // a model: the one named, else the bundled default
     LinkArgs m = a;
     if (m.model.empty()) {
-      m.model = link::find_default_model(link::executable_dir());
+      m.model = link::find_default_model(executable_dir());
       if (m.model.empty()) {
         std::string looked;
-        for (const auto& c : link::default_model_candidates(link::executable_dir())) looked += (looked.empty() ? "" : ", ") + c;
+        for (const auto& c : link::default_model_candidates(executable_dir())) looked += (looked.empty() ? "" : ", ") + c;
         throw Error(std::string("light link: no model given and the bundled model \"") + link::kDefaultModelName + "\" is not found (looked in " +
                     looked + "); give --model DIR, set LIGHT_MODEL, or link with --method distance|mst");
       }

@@ -24,6 +24,7 @@ void add_curves_command(CLI::App& app);
 void add_search_command(CLI::App& app);
 void add_view_command(CLI::App& app);
 void add_import_ppocr_command(CLI::App& app);
+void add_spot_command(CLI::App& app);
 
 
 // The subcommands of `light-full` alone, with their one-line descriptions. The `light` binary has
@@ -44,6 +45,7 @@ inline constexpr FullCommand kFullCommands[] = {
     {"pretrain", "Pretrain LIGHT on unlabelled tiles: masked language and image modelling, word-patch alignment"},
     {"view", "Write a web page of the linked phrases over their maps: deep zoom, links, hover, search"},
     {"curves", "Compare training or pretraining runs: their curves in one PNG, a summary"},
+    {"spot", "Find and read the words on map images: MapText predictions with text and scores"},
     {"import-ppocr", "Import PaddleOCR's released PP-OCRv4 detector and recogniser (ONNX) as a spotter folder"},
     {"info", "Show versions, threads, devices and the BLAS kernel in use"},
 };

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     light::cli::add_curves_command(app);
     light::cli::add_info_command(app);
     light::cli::add_view_command(app);
+    light::cli::add_spot_command(app);
 #ifdef LIGHT_HAVE_ONNX
     light::cli::add_import_ppocr_command(app);
 #endif

@@ -49,13 +49,5 @@ std::string find_default_model(const std::string& exe_dir) {
   return "";
 }
 
-std::string executable_dir() {
-  char self[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n <= 0) return "./";
-  self[n] = '\0';
-  const std::string path(self);
-  return path.substr(0, path.rfind('/') + 1);
-}
 
 }  // namespace light::link

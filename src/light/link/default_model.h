@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "light/util/fs.h"  // executable_dir
+
 namespace light::link {
 
 // The bundled model's folder name (models/<name>/ in the source tree, share/light/models/<name>/
@@ -19,7 +21,5 @@ std::vector<std::string> default_model_candidates(const std::string& exe_dir);
 // that names no such folder is a light::Error (a user's setting is never silently passed over).
 std::string find_default_model(const std::string& exe_dir);
 
-// The folder holding the running executable (symbolic links followed), with a trailing '/'.
-std::string executable_dir();
 
 }  // namespace light::link

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <climits>
 
 #include "light/error.h"
 
@@ -293,6 +294,15 @@ void clear_output_folder(const std::string& dir) {
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) children.push_back(it->path().string());
   if (ec) throw Error(dir + ": cannot list the folder: " + ec.message());
   for (const auto& c : children) remove_tree(c);
+}
+
+std::string executable_dir() {
+  char self[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return "./";
+  self[n] = '\0';
+  const std::string path(self);
+  return path.substr(0, path.rfind('/') + 1);
 }
 
 }  // namespace light

@@ -8,6 +8,9 @@
 
 namespace light {
 
+// The folder holding the running executable (symbolic links followed), with a trailing '/'.
+std::string executable_dir();
+
 // Reads a whole file; throws light::Error("PATH: cannot read: REASON") on failure.
 std::string read_file(const std::string& path);
 

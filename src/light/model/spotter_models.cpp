@@ -1,0 +1,76 @@
+#include "light/model/spotter_models.h"
+
+#include <torch/torch.h>
+
+#include "light/error.h"
+#include "light/model/device.h"
+#include "light/model/ppocr_det.h"
+#include "light/model/ppocr_rec.h"
+
+namespace light::model {
+
+struct SpotterModels::Impl {
+  TextDetector detector{nullptr};
+  TextRecognizer recognizer{nullptr};
+  torch::Device device = torch::kCPU;
+  torch::Tensor allowed_mask;  // [C] additive mask (0 or -inf), cached for the last `allowed`
+  std::vector<bool> allowed;
+};
+
+SpotterModels::SpotterModels(const std::string& dir, const PredictorOptions& options) : impl_(std::make_unique<Impl>()) {
+  set_threads(options.threads);
+  impl_->device = pick_device(options.device);
+  impl_->detector = load_text_detector(dir + "/detector.safetensors");
+  impl_->recognizer = load_text_recognizer(dir + "/recognizer.safetensors");
+  impl_->detector->to(impl_->device);
+  impl_->recognizer->to(impl_->device);
+}
+
+SpotterModels::~SpotterModels() = default;
+SpotterModels::SpotterModels(SpotterModels&&) noexcept = default;
+SpotterModels& SpotterModels::operator=(SpotterModels&&) noexcept = default;
+
+int SpotterModels::classes() const { return static_cast<int>(impl_->recognizer->classes); }
+
+std::vector<float> SpotterModels::text_probability(const std::vector<float>& image, int h, int w) {
+  if (h <= 0 || w <= 0 || h % 32 || w % 32 || image.size() != static_cast<size_t>(3) * h * w)
+    throw Error("text_probability: expected [3, h, w] with h and w multiples of 32");
+  torch::NoGradGuard no_grad;
+  const torch::Tensor x = torch::from_blob(const_cast<float*>(image.data()), {1, 3, h, w}, torch::kFloat32).to(impl_->device);
+  const torch::Tensor p = impl_->detector->forward(x).to(torch::kCPU).contiguous();
+  return std::vector<float>(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
+}
+
+std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& crops, int b, int w, const std::vector<bool>& allowed) {
+  if (b <= 0 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * 48 * w)
+    throw Error("read_lines: expected [b, 3, 48, w] crops");
+  torch::NoGradGuard no_grad;
+  const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, 48, w}, torch::kFloat32).to(impl_->device);
+  torch::Tensor logits = impl_->recognizer->forward(x);  // [b, T, C]
+  if (!allowed.empty()) {
+    if (static_cast<int>(allowed.size()) != classes()) throw Error("read_lines: the allowed classes do not match the recogniser");
+    if (allowed != impl_->allowed || !impl_->allowed_mask.defined()) {
+      torch::Tensor m = torch::zeros({classes()});
+      for (int c = 1; c < classes(); ++c)
+        if (!allowed[c]) m[c] = -std::numeric_limits<float>::infinity();
+      impl_->allowed = allowed;
+      impl_->allowed_mask = m.to(impl_->device);
+    }
+    logits = logits + impl_->allowed_mask;
+  }
+  const torch::Tensor all = torch::softmax(logits, -1);
+  const auto best = all.max(-1);
+  const torch::Tensor space = all.select(2, classes() - 1).to(torch::kCPU).contiguous();
+  const torch::Tensor probs = std::get<0>(best).to(torch::kCPU).contiguous(), ids = std::get<1>(best).to(torch::kCPU).to(torch::kInt).contiguous();
+  std::vector<StepClasses> out(static_cast<size_t>(b));
+  const int T = static_cast<int>(probs.size(1));
+  for (int i = 0; i < b; ++i) {
+    out[i].steps = T;
+    out[i].ids.assign(ids.data_ptr<int>() + i * T, ids.data_ptr<int>() + (i + 1) * T);
+    out[i].probs.assign(probs.data_ptr<float>() + i * T, probs.data_ptr<float>() + (i + 1) * T);
+    out[i].space.assign(space.data_ptr<float>() + i * T, space.data_ptr<float>() + (i + 1) * T);
+  }
+  return out;
+}
+
+}  // namespace light::model

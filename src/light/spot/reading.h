@@ -1,0 +1,58 @@
+// Reading a text line from the recogniser's steps: the dictionary (class k >= 1 is its line k, the
+// last class a space), the alphabets a map uses, and CTC's greedy decoding kept with where each
+// character lies along the line, so that a line can be split into its words.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "light/model/spotter_models.h"
+
+namespace light::spot {
+
+class Dictionary {
+ public:
+  // keys.txt of a spotter folder; `classes` the recogniser's (checked: lines + blank + space).
+  Dictionary(const std::string& keys_path, int classes);
+  const std::string& text(int id) const { return texts_.at(static_cast<size_t>(id)); }
+  int classes() const { return static_cast<int>(texts_.size()); }
+  int space() const { return classes() - 1; }
+  // "latin": Latin letters with their diacritics (Basic Latin, Latin-1, Latin Extended-A/B and
+  // Additional), digits, punctuation and symbols of Basic Latin and Latin-1, typographic quotes and
+  // dashes, the space; "all": every class. The blank is always allowed.
+  std::vector<bool> allowed(const std::string& alphabet) const;
+
+ private:
+  std::vector<std::string> texts_;
+};
+
+struct ReadChar {
+  std::string text;
+  double start = 0, end = 0;  // steps it spans (the run of its class)
+  float prob = 0;             // the run's highest probability
+};
+
+// CTC greedy decoding: runs of one class collapse to one character; blanks separate.
+std::vector<ReadChar> decode_ctc(const model::StepClasses& steps, const Dictionary& dict);
+
+struct ReadWord {
+  std::string text;
+  double from = 0, to = 1;  // fractions of the line's length the word spans
+  double score = 0;         // its characters' mean probability
+};
+
+// A line's characters split into words: at a space read, and between two characters where the space
+// class is likely although the blank won (its probability above `space_probability` on a step
+// between them: the recogniser often hears a space it does not write), or where they lie unusually far
+// apart (centres more than `gap_ratio` x the line's median pitch and `gap_steps` steps more than it).
+// A word spans from half a pitch before its first character's centre to half a pitch after its last
+// one (in steps, over `used_steps`, the steps the crop's own width covers), clamped to the line; the
+// first word starts and the last ends with the line.
+struct SplitOptions {
+  double space_probability = 0.1;
+  double gap_ratio = 1.6;
+  double gap_steps = 1.5;
+};
+std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std::vector<float>& space, double used_steps,
+                                  const SplitOptions& options = {});
+
+}  // namespace light::spot

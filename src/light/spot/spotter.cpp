@@ -1,0 +1,203 @@
+#include "light/spot/spotter.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <numeric>
+
+#include "light/error.h"
+#include "light/model/spotter_models.h"
+#include "light/spot/reading.h"
+#include "light/util/fs.h"
+
+namespace light::spot {
+
+namespace fs = std::filesystem;
+
+std::string default_spotter_dir() {
+  if (const char* env = std::getenv("LIGHT_SPOTTER"); env && *env) return env;
+  std::vector<std::string> looked;
+  for (const std::string rel : {"models/", "../share/light/models/", "../models/"})
+    looked.push_back((fs::path(executable_dir()) / (rel + "spotter")).lexically_normal().string());
+#ifdef LIGHT_SOURCE_MODELS_DIR
+  looked.push_back((fs::path(LIGHT_SOURCE_MODELS_DIR) / "spotter").string());
+#endif
+  for (const std::string& dir : looked)
+    if (fs::is_regular_file(fs::path(dir) / "detector.safetensors")) return dir;
+  std::string list;
+  for (const std::string& dir : looked) list += (list.empty() ? "" : ", ") + dir;
+  throw Error("no spotter folder found (looked in " + list + "); give --spotter DIR or set LIGHT_SPOTTER");
+}
+
+std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to) {
+  const auto& c = line.corners;  // start-top, end-top, end-bottom, start-bottom
+  auto lerp = [](const maptext::Point& a, const maptext::Point& b, double t) {
+    return maptext::Point{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+  };
+  std::vector<maptext::Point> out;
+  for (int k = 0; k < 8; ++k) out.push_back(lerp(c[3], c[2], from + (to - from) * k / 7.0));  // lower edge, forwards
+  for (int k = 0; k < 8; ++k) out.push_back(lerp(c[0], c[1], to - (to - from) * k / 7.0));    // upper edge, back
+  return out;
+}
+
+struct Spotter::Impl {
+  model::SpotterModels models;
+  Dictionary dict;
+  std::vector<bool> allowed;
+  SpotOptions options;
+  Impl(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& o)
+      : models(dir, runtime), dict(dir + "/keys.txt", models.classes()), allowed(dict.allowed(o.alphabet)), options(o) {}
+};
+
+Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
+  if (options.window < 64 || options.window % 32) throw Error("--window: expected a multiple of 32 of at least 64");
+  if (options.overlap < 0 || options.overlap >= options.window) throw Error("--overlap: expected 0 to the window side");
+  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+    if (!fs::is_regular_file(fs::path(dir) / f)) throw Error(dir + ": not a spotter folder (no " + f + ")");
+  impl_ = std::make_unique<Impl>(dir, runtime, options);
+}
+
+Spotter::~Spotter() = default;
+Spotter::Spotter(Spotter&&) noexcept = default;
+Spotter& Spotter::operator=(Spotter&&) noexcept = default;
+
+namespace {
+
+// The detector's input for the window [x0, x0 + w) x [y0, y0 + h) (w, h multiples of 32): BGR planes
+// normalised with ImageNet's mean and std; pixels beyond the image are the mean (0 after normalising).
+std::vector<float> detector_input(const image::RgbImage& img, int x0, int y0, int w, int h) {
+  static const float mean[3] = {0.485f, 0.456f, 0.406f}, stdev[3] = {0.229f, 0.224f, 0.225f};
+  std::vector<float> out(static_cast<size_t>(3) * w * h, 0.0f);
+  const int rows = std::min(h, img.height - y0), cols = std::min(w, img.width - x0);
+  for (int c = 0; c < 3; ++c) {  // plane c is B, G, R for c = 0, 1, 2
+    float* plane = out.data() + static_cast<size_t>(c) * w * h;
+    for (int y = 0; y < rows; ++y) {
+      const uint8_t* src = img.rgb.data() + (static_cast<size_t>(y0 + y) * img.width + x0) * 3 + (2 - c);
+      for (int x = 0; x < cols; ++x) plane[static_cast<size_t>(y) * w + x] = (src[3 * x] / 255.0f - mean[c]) / stdev[c];
+    }
+  }
+  return out;
+}
+
+int round_up32(int v) { return (v + 31) / 32 * 32; }
+
+}  // namespace
+
+std::vector<TextBox> Spotter::lines(const image::RgbImage& img) {
+  const SpotOptions& o = impl_->options;
+  // The probability of the whole image, window by window (each pixel keeps its highest).
+  cv::Mat prob(img.height, img.width, CV_32F, cv::Scalar(0));
+  const int step = o.window - o.overlap;
+  for (int y0 = 0; y0 < img.height; y0 += step) {
+    for (int x0 = 0; x0 < img.width; x0 += step) {
+      const int w = round_up32(std::min(o.window, img.width - x0)), h = round_up32(std::min(o.window, img.height - y0));
+      const std::vector<float> p = impl_->models.text_probability(detector_input(img, x0, y0, w, h), h, w);
+      const int rows = std::min(h, img.height - y0), cols = std::min(w, img.width - x0);
+      const cv::Mat pw(h, w, CV_32F, const_cast<float*>(p.data()));
+      cv::Mat dst = prob(cv::Rect(x0, y0, cols, rows));
+      cv::max(dst, pw(cv::Rect(0, 0, cols, rows)), dst);
+      if (x0 + w >= img.width) break;
+    }
+    if (y0 + o.window >= img.height) break;
+  }
+  return text_boxes(reinterpret_cast<const float*>(prob.data), img.height, img.width, o.boxes);
+}
+
+namespace {
+
+struct Crop {
+  size_t line = 0;
+  bool flipped = false;
+  int width = 0;             // the resized crop's own width (before padding)
+  cv::Mat pixels;            // 48 x width, RGB 8-bit
+};
+
+Crop rectify(const cv::Mat& rgb, const TextBox& box, size_t line, bool flipped) {
+  std::array<maptext::Point, 4> c = box.corners;
+  if (flipped) c = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
+  const double len = std::max(1.0, box.length()), hgt = std::max(1.0, box.height());
+  const int w = std::max(1, static_cast<int>(std::lround(len))), h = std::max(1, static_cast<int>(std::lround(hgt)));
+  const cv::Point2f src[4] = {{float(c[0].x), float(c[0].y)}, {float(c[1].x), float(c[1].y)}, {float(c[2].x), float(c[2].y)},
+                              {float(c[3].x), float(c[3].y)}};
+  const cv::Point2f dst[4] = {{0, 0}, {float(w), 0}, {float(w), float(h)}, {0, float(h)}};
+  cv::Mat warped;
+  cv::warpPerspective(rgb, warped, cv::getPerspectiveTransform(src, dst), cv::Size(w, h), cv::INTER_CUBIC, cv::BORDER_REPLICATE);
+  Crop out;
+  out.line = line;
+  out.flipped = flipped;
+  out.width = std::clamp(static_cast<int>(std::ceil(48.0 * len / hgt)), 8, 48 * 50);
+  cv::resize(warped, out.pixels, cv::Size(out.width, 48), 0, 0, cv::INTER_LINEAR);
+  return out;
+}
+
+}  // namespace
+
+std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
+  const SpotOptions& o = impl_->options;
+  const std::vector<TextBox> boxes = lines(img);
+  const cv::Mat rgb(img.height, img.width, CV_8UC3, const_cast<uint8_t*>(img.rgb.data()));
+  std::vector<Crop> crops;
+  for (size_t k = 0; k < boxes.size(); ++k) {
+    crops.push_back(rectify(rgb, boxes[k], k, false));
+    const auto& c = boxes[k].corners;
+    const double angle = std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) * 180 / M_PI;
+    if (std::min(angle, 180 - angle) > o.flip_angle) crops.push_back(rectify(rgb, boxes[k], k, true));
+  }
+  // Read in batches of similar widths.
+  std::vector<size_t> order(crops.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return crops[a].width < crops[b].width; });
+  std::vector<std::vector<ReadWord>> read(crops.size());
+  std::vector<double> confidence(crops.size(), 0.0);
+  for (size_t at = 0; at < order.size(); at += static_cast<size_t>(o.batch)) {
+    const size_t n = std::min(order.size() - at, static_cast<size_t>(o.batch));
+    const int width = round_up32(crops[order[at + n - 1]].width);
+    std::vector<float> batch(n * 3 * 48 * static_cast<size_t>(width), 0.0f);
+    for (size_t i = 0; i < n; ++i) {
+      const Crop& c = crops[order[at + i]];
+      for (int ch = 0; ch < 3; ++ch) {  // B, G, R planes
+        float* plane = batch.data() + ((i * 3 + ch) * 48) * static_cast<size_t>(width);
+        for (int y = 0; y < 48; ++y)
+          for (int x = 0; x < c.width; ++x) plane[y * width + x] = (c.pixels.at<cv::Vec3b>(y, x)[2 - ch] / 255.0f - 0.5f) / 0.5f;
+      }
+    }
+    const std::vector<model::StepClasses> steps = impl_->models.read_lines(batch, static_cast<int>(n), width, impl_->allowed);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t k = order[at + i];
+      const std::vector<ReadChar> chars = decode_ctc(steps[i], impl_->dict);
+      read[k] = split_words(chars, steps[i].space, crops[k].width / 8.0);
+      if (std::getenv("LIGHT_SPOT_DEBUG")) {
+        std::fprintf(stderr, "line %zu w %d:", k, crops[k].width);
+        for (const ReadChar& ch : chars) std::fprintf(stderr, " %s@%.0f-%.0f(%.2f)", ch.text.c_str(), ch.start, ch.end, ch.prob);
+        std::fprintf(stderr, "\n   space:");
+        for (int t = 0; t < steps[i].steps; ++t) std::fprintf(stderr, " %.2f", steps[i].space[t]);
+        std::fprintf(stderr, "\n");
+      }
+      double sum = 0;
+      for (const ReadChar& ch : chars) sum += ch.prob;
+      confidence[k] = chars.empty() ? 0.0 : sum / static_cast<double>(chars.size());
+    }
+  }
+  // Each line's better reading (upright or upside down), split into words.
+  std::vector<SpottedWord> out;
+  for (size_t k = 0; k < crops.size(); ++k) {
+    if (k + 1 < crops.size() && crops[k + 1].line == crops[k].line) {
+      if (confidence[k + 1] > confidence[k]) continue;  // the flipped reading wins; it comes next
+      // else the upright one wins: emit it, skip the flipped below
+    } else if (k > 0 && crops[k - 1].line == crops[k].line && confidence[k - 1] >= confidence[k]) {
+      continue;  // the flipped reading lost
+    }
+    TextBox box = boxes[crops[k].line];
+    if (crops[k].flipped) box.corners = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
+    for (const ReadWord& w : read[k]) {
+      if (w.score < o.min_score) continue;
+      out.push_back(SpottedWord{word_polygon(box, w.from, w.to), w.text, w.score});
+    }
+  }
+  return out;
+}
+
+}  // namespace light::spot

@@ -1,0 +1,56 @@
+// The spotter: a map image in, its words out (a 16-point polygon in reading order, the text, a score).
+// The detector's probability map is computed in windows (bounded memory on a map of any size), its
+// text lines found (spot/text_boxes), each line rectified to 48 px high and read (spot/reading),
+// steep lines also upside down, and every line split into its words.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "light/image/resize.h"
+#include "light/maptext.h"
+#include "light/model/predictor.h"
+#include "light/spot/text_boxes.h"
+
+namespace light::spot {
+
+struct SpotOptions {
+  std::string alphabet = "latin";  // latin | all (spot/reading Dictionary::allowed)
+  TextBoxOptions boxes;
+  int window = 2048;       // detector window side (pixels; a multiple of 32)
+  int overlap = 256;       // windows overlap by this much
+  int batch = 16;          // crops read together
+  double min_score = 0.5;  // words whose characters' mean probability is below are dropped
+  double flip_angle = 60;  // lines steeper than this (degrees) are also read upside down
+};
+
+struct SpottedWord {
+  std::vector<maptext::Point> polygon;  // 16 points: the lower edge from the word's start, the upper edge back
+  std::string text;
+  double score = 0;
+};
+
+class Spotter {
+ public:
+  // A spotter folder (detector.safetensors, recognizer.safetensors, keys.txt).
+  Spotter(const std::string& dir, const model::PredictorOptions& runtime = {}, const SpotOptions& options = {});
+  ~Spotter();
+  Spotter(Spotter&&) noexcept;
+  Spotter& operator=(Spotter&&) noexcept;
+
+  std::vector<SpottedWord> spot(const image::RgbImage& image);
+  // The detector's text lines alone (and their probability map's size is the image's).
+  std::vector<TextBox> lines(const image::RgbImage& image);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
+std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);
+
+// The bundled spotter folder (models/spotter beside the binary's share folder or in the source tree).
+std::string default_spotter_dir();
+
+}  // namespace light::spot

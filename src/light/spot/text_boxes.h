@@ -1,0 +1,37 @@
+// From a text detector's probability map to text lines: DB's post-processing as PaddleOCR does it
+// (threshold, connected outlines, each outline's minimum-area rectangle scored by the mean
+// probability inside it, then grown back by the shrink the detector was trained with), with each box's
+// corners put in reading order.
+#pragma once
+#include <array>
+#include <vector>
+
+#include "light/maptext.h"
+
+namespace light::spot {
+
+struct TextBox {
+  // start-top, end-top, end-bottom, start-bottom: the line reads from the first corner to the second.
+  std::array<maptext::Point, 4> corners;
+  double score = 0;  // mean probability inside the unexpanded box
+  double length() const;
+  double height() const;
+};
+
+struct TextBoxOptions {
+  double threshold = 0.3;      // probability a text pixel has
+  double box_threshold = 0.6;  // mean probability a box must reach
+  double unclip_ratio = 1.5;   // grows a box by area * ratio / perimeter on every side
+  double min_size = 3;         // shortest side a box may have (pixels)
+  size_t max_boxes = 100000;
+};
+
+// prob: [h, w] row-major, values in [0, 1]. Boxes in the map's pixel coordinates.
+std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& options = {});
+
+// Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
+// its long side) in reading order: the direction is taken from left to right, upward for a vertical
+// box (as map labels along a vertical feature read); `flip` reverses it (upside-down text).
+std::array<maptext::Point, 4> reading_corners(double cx, double cy, double along, double across, double angle, bool flip = false);
+
+}  // namespace light::spot
