@@ -49,6 +49,9 @@ void run_link(const LinkArgs& a) {
     return run_link_with_model(m);
   }
   check_output_is_not_input("-o/--out", a.out, {{"--words", a.words}});
+  if (a.words.empty() && a.collection.empty())
+    throw Error("light link --method " + a.method + ": give --words (a heuristic links words it is given; without --words, the model "
+                "links the words the spotter reads on --images)");
   link::HeuristicOptions opt;
   opt.method = baselines::parse_method(a.method);
   opt.order = link::parse_order(a.order);
@@ -91,6 +94,8 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--method", args->method, "distance | mst (heuristic linkers; no model needed)");
   cmd->add_option("--words", args->words,
                   "Words to link: MapText JSON (ground truth or spotter output), a per-image spotter file, GeoJSON, or a folder of them");
+  cmd->add_option("--spotter", args->spotter,
+                  "Without --words: the spotter folder that finds and reads the words on --images first (default: the bundled one)");
   cmd->add_option("--collection", args->collection,
                   "Many maps, one output each in the -o folder: a folder of words files, or a manifest (CSV or JSON lines: words, image, georef, name)");
   cmd->add_option_function<double>(

@@ -1,5 +1,6 @@
 // `light link --model`: linking with a LIGHT model (light-full; docs/commands.md "light link --model").
 #include <cstdio>
+#include <filesystem>
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
@@ -9,6 +10,7 @@
 #include "light/maptext.h"
 #include "light/link/model_linking.h"
 #include "light/error.h"
+#include "light/spot/spotter.h"
 
 namespace light::cli {
 
@@ -37,6 +39,16 @@ void run_link_with_model(const LinkArgs& a) {
       for (const maptext::Tile& t : words) out.push_back(linker.link_file(t, data::find_tile_image(images, t.image), report));
       return out;
     });
+  } else if (a.words.empty()) {  // from the images alone: the spotter reads them first
+    spot::SpotOptions so;
+    model::PredictorOptions runtime;
+    runtime.threads = a.threads;
+    runtime.device = a.device;
+    spot::Spotter spotter(a.spotter.empty() ? spot::default_spotter_dir() : a.spotter, runtime, so);
+    const maptext::Dataset data = spot::spot_images(spotter, spot::list_map_images(a.images), !a.quiet);
+    const std::string images = std::filesystem::is_regular_file(a.images) ? std::filesystem::path(a.images).parent_path().string() : a.images;
+    const auto linked = link::link_with_model(data, a.model, images.empty() ? "." : images, mo, &report);
+    write_link_output(a, linked, &data);
   } else {
     const auto data = read_link_words(a);
     const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);

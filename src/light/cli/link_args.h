@@ -13,6 +13,7 @@ namespace light::cli {
 
 struct LinkArgs {
   std::string method, model, images, tokenizer, device = "cpu", words, out, order = "path";
+  std::string spotter;  // with no --words: the spotter folder that reads --images first ("": the bundled one)
   std::string polygon_points;  // "" = the model config's
   // Output (docs/commands.md "Outputs"): maptext | geojson | webanno; georeferencing for GeoJSON
   // (none | auto | a QGIS .points file), its transform and fallback CRS; the IIIF canvas for webanno.

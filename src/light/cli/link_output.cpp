@@ -14,7 +14,13 @@
 namespace light::cli {
 
 void check_link_output(const LinkArgs& a) {
-  if (a.words.empty() == a.collection.empty()) throw Error("light link: give --words FILE|DIR (one output) or --collection DIR|MANIFEST (one output per map)");
+  if (!a.words.empty() && !a.collection.empty())
+    throw Error("light link: give --words FILE|DIR (one output) or --collection DIR|MANIFEST (one output per map), not both");
+  // Neither: the words are spotted on --images first (a model links them).
+  if (a.words.empty() && a.collection.empty() && a.images.empty())
+    throw Error("light link: give --words FILE|DIR (the words to link), --collection DIR|MANIFEST (one output per map), or --images "
+                "alone (the bundled spotter reads the words on the map images first)");
+  if (!a.spotter.empty() && !a.words.empty()) throw Error("--spotter: only without --words (the words are given)");
   if (!a.shard.empty() && a.collection.empty()) throw Error("--shard: only with --collection");
   if (a.merge_tiles < 0 || !std::isfinite(a.merge_tiles)) throw Error("--merge-tiles: expected the tiles' stride in pixels (above 0)");
   if (!(a.merge_ioa > 0 && a.merge_ioa <= 1)) throw Error("--merge-ioa: expected a fraction in (0, 1]");

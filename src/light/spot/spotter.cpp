@@ -7,11 +7,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
+#include <nlohmann/json.hpp>
 
 #include "light/error.h"
 #include "light/model/spotter_models.h"
 #include "light/spot/reading.h"
 #include "light/util/fs.h"
+#include "light/util/progress.h"
 
 namespace light::spot {
 
@@ -50,9 +52,11 @@ struct Spotter::Impl {
   SpotOptions options;
   Impl(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& o)
       : models(dir, runtime), dict(dir + "/keys.txt", models.classes()), allowed(dict.allowed(o.alphabet)), options(o) {}
+  std::vector<TextBox> lines_at(const image::RgbImage& image, double scale);
 };
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
+  if (!(options.scale == 0 || (options.scale >= 0.1 && options.scale <= 8))) throw Error("--scale: expected 0 (auto) or 0.1 to 8");
   if (options.window < 64 || options.window % 32) throw Error("--window: expected a multiple of 32 of at least 64");
   if (options.overlap < 0 || options.overlap >= options.window) throw Error("--overlap: expected 0 to the window side");
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
@@ -86,15 +90,40 @@ int round_up32(int v) { return (v + 31) / 32 * 32; }
 
 }  // namespace
 
-std::vector<TextBox> Spotter::lines(const image::RgbImage& img) {
+std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   const SpotOptions& o = impl_->options;
+  if (o.scale > 0) return impl_->lines_at(image, o.scale);
+  // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
+  // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
+  std::vector<TextBox> boxes = impl_->lines_at(image, 1);
+  if (boxes.empty()) return boxes;
+  std::vector<double> heights;
+  for (const TextBox& b : boxes) heights.push_back(b.height());
+  std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
+  const double median = heights[heights.size() / 2];
+  const double scale = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
+  return scale > 1.2 ? impl_->lines_at(image, scale) : boxes;
+}
+
+std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& original, double scale) {
+  const SpotOptions& o = options;
+  image::RgbImage resized;
+  if (scale != 1) {
+    const cv::Mat in(original.height, original.width, CV_8UC3, const_cast<uint8_t*>(original.rgb.data()));
+    resized.width = std::max(1, static_cast<int>(std::lround(original.width * scale)));
+    resized.height = std::max(1, static_cast<int>(std::lround(original.height * scale)));
+    resized.rgb.resize(static_cast<size_t>(resized.width) * resized.height * 3);
+    cv::Mat out(resized.height, resized.width, CV_8UC3, resized.rgb.data());
+    cv::resize(in, out, out.size(), 0, 0, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
+  }
+  const image::RgbImage& img = scale != 1 ? resized : original;
   // The probability of the whole image, window by window (each pixel keeps its highest).
   cv::Mat prob(img.height, img.width, CV_32F, cv::Scalar(0));
   const int step = o.window - o.overlap;
   for (int y0 = 0; y0 < img.height; y0 += step) {
     for (int x0 = 0; x0 < img.width; x0 += step) {
       const int w = round_up32(std::min(o.window, img.width - x0)), h = round_up32(std::min(o.window, img.height - y0));
-      const std::vector<float> p = impl_->models.text_probability(detector_input(img, x0, y0, w, h), h, w);
+      const std::vector<float> p = models.text_probability(detector_input(img, x0, y0, w, h), h, w);
       const int rows = std::min(h, img.height - y0), cols = std::min(w, img.width - x0);
       const cv::Mat pw(h, w, CV_32F, const_cast<float*>(p.data()));
       cv::Mat dst = prob(cv::Rect(x0, y0, cols, rows));
@@ -103,7 +132,13 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& img) {
     }
     if (y0 + o.window >= img.height) break;
   }
-  return text_boxes(reinterpret_cast<const float*>(prob.data), img.height, img.width, o.boxes);
+  std::vector<TextBox> boxes = text_boxes(reinterpret_cast<const float*>(prob.data), img.height, img.width, o.boxes);
+  if (scale != 1) {
+    const double sx = static_cast<double>(original.width) / img.width, sy = static_cast<double>(original.height) / img.height;
+    for (TextBox& b : boxes)
+      for (maptext::Point& p : b.corners) p = {p.x * sx, p.y * sy};
+  }
+  return boxes;
 }
 
 namespace {
@@ -169,13 +204,6 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       const size_t k = order[at + i];
       const std::vector<ReadChar> chars = decode_ctc(steps[i], impl_->dict);
       read[k] = split_words(chars, steps[i].space, crops[k].width / 8.0);
-      if (std::getenv("LIGHT_SPOT_DEBUG")) {
-        std::fprintf(stderr, "line %zu w %d:", k, crops[k].width);
-        for (const ReadChar& ch : chars) std::fprintf(stderr, " %s@%.0f-%.0f(%.2f)", ch.text.c_str(), ch.start, ch.end, ch.prob);
-        std::fprintf(stderr, "\n   space:");
-        for (int t = 0; t < steps[i].steps; ++t) std::fprintf(stderr, " %.2f", steps[i].space[t]);
-        std::fprintf(stderr, "\n");
-      }
       double sum = 0;
       for (const ReadChar& ch : chars) sum += ch.prob;
       confidence[k] = chars.empty() ? 0.0 : sum / static_cast<double>(chars.size());
@@ -198,6 +226,53 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     }
   }
   return out;
+}
+
+namespace {
+bool is_image_name(const fs::path& p) {
+  std::string ext = p.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* e : {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp", ".jp2"})
+    if (ext == e) return true;
+  return false;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> list_map_images(const std::string& images) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (fs::is_regular_file(images)) {
+    out.emplace_back(fs::path(images).filename().string(), images);
+    return out;
+  }
+  if (!fs::is_directory(images)) throw Error(images + " (--images): no such file or folder");
+  for (const auto& e : fs::recursive_directory_iterator(images))
+    if (e.is_regular_file() && is_image_name(e.path())) out.emplace_back(e.path().lexically_relative(images).generic_string(), e.path().string());
+  std::sort(out.begin(), out.end());
+  if (out.empty()) throw Error(images + " (--images): no image files (.png, .jpg, .tif, ...) in it");
+  return out;
+}
+
+maptext::Dataset spot_images(Spotter& spotter, const std::vector<std::pair<std::string, std::string>>& images, bool progress) {
+  maptext::Dataset data;
+  Progress bar("spot", images.size(), "maps");
+  if (!progress) bar.finish();
+  for (const auto& [key, path] : images) {
+    const image::RgbImage img = image::read_rgb(path);
+    maptext::Tile tile;
+    tile.image = key;
+    for (const SpottedWord& w : spotter.spot(img)) {
+      maptext::Word word;
+      word.vertices = w.polygon;
+      word.text = w.text;
+      word.extra = nlohmann::json{{"score", std::round(w.score * 1e4) / 1e4}}.dump();
+      tile.groups.push_back({word});
+    }
+    const size_t found = tile.groups.size();
+    data.push_back(std::move(tile));
+    if (progress) bar.add(1, found, "words");
+  }
+  if (progress) bar.finish();
+  return data;
 }
 
 }  // namespace light::spot

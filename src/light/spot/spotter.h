@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "light/image/resize.h"
@@ -17,7 +18,12 @@ namespace light::spot {
 struct SpotOptions {
   std::string alphabet = "latin";  // latin | all (spot/reading Dictionary::allowed)
   TextBoxOptions boxes;
-  int window = 2048;       // detector window side (pixels; a multiple of 32)
+  // The detector reads the image resized by `scale`; 0: at 1, then, when the median line found is
+  // lower than auto_height pixels, again enlarged to make it so (at most max_scale).
+  double scale = 0;
+  double auto_height = 28;
+  double max_scale = 3;
+  int window = 2048;       // detector window side (pixels of the resized image; a multiple of 32)
   int overlap = 256;       // windows overlap by this much
   int batch = 16;          // crops read together
   double min_score = 0.5;  // words whose characters' mean probability is below are dropped
@@ -49,6 +55,15 @@ class Spotter {
 
 // A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
 std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);
+
+// (image key, path) of every map image to spot: a file alone (key: its name), or a folder's images
+// (.png, .jpg, .jpeg, .tif, .tiff, .bmp, .webp, .jp2, in its subfolders too; keys: paths relative to
+// it), sorted. Throws light::Error naming `images` when it is neither or holds no image.
+std::vector<std::pair<std::string, std::string>> list_map_images(const std::string& images);
+
+// MapText predictions of those images: one tile each (its key), every word its own group with
+// "text" and "score". A progress line (maps, words) on standard error when `progress`.
+maptext::Dataset spot_images(Spotter& spotter, const std::vector<std::pair<std::string, std::string>>& images, bool progress);
 
 // The bundled spotter folder (models/spotter beside the binary's share folder or in the source tree).
 std::string default_spotter_dir();
