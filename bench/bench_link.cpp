@@ -58,19 +58,9 @@ void heuristic(benchmark::State& state, baselines::Method method) {
 }
 void BM_LinkTileDistance(benchmark::State& s) { heuristic(s, baselines::Method::Distance); }
 
-// The whole map, made once (about 40 s and 7 GB for `light synth`) in $TMPDIR/light-bench-map.
-std::string whole_map() {
-  const std::string dir = (std::filesystem::temp_directory_path() / "light-bench-map").string();
-  if (!std::filesystem::exists(dir + "/annotations.json") &&
-      std::system((std::string(LIGHT_BINARY) + " synth --count 1 --size 15000x12000 --seed 2202 --word-height 0.0015-0.0022 --density 3.8 "
-                   "--overwrite -q --out '" + dir + "'").c_str()) != 0)
-    return "";
-  return dir;
-}
-
 // `light link ARGS` on the whole map, once per iteration; counters: words, peak memory (MiB).
 void whole_map_link(benchmark::State& state, const std::string& args) {
-  const std::string dir = whole_map();
+  const std::string dir = bench::whole_map(LIGHT_BINARY);
   if (dir.empty()) {
     state.SkipWithError("light synth failed");
     return;
@@ -80,19 +70,12 @@ void whole_map_link(benchmark::State& state, const std::string& args) {
                           "/images' -o '" + dir + "/linked.json' --threads 2 -q";
   long peak_kib = 0;
   for (auto _ : state) {
-    // wait4 gives this child's own peak memory (RUSAGE_CHILDREN would hold the map's making too).
-    const pid_t pid = fork();
-    if (pid == 0) {
-      execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    int status = 0;
-    rusage u{};
-    if (pid < 0 || wait4(pid, &status, 0, &u) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    const long kib = bench::run_measuring_peak_kib(cmd);
+    if (kib < 0) {
       state.SkipWithError(("failed: " + cmd).c_str());
       return;
     }
-    peak_kib = std::max(peak_kib, u.ru_maxrss);
+    peak_kib = std::max(peak_kib, kib);
   }
   state.counters["words"] = static_cast<double>(data[0].word_count());
   state.counters["peak_MiB"] = static_cast<double>(peak_kib) / 1024.0;  // the shell's child: `light`, then `light-full` it execs

@@ -1,3 +1,7 @@
+#include <cstdlib>
+#include <filesystem>
+#include <unistd.h>
+#include <sys/wait.h>
 #include "bench_util.h"
 
 #include <benchmark/benchmark.h>
@@ -96,6 +100,28 @@ int run_benchmarks(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
+}
+
+std::string whole_map(const std::string& light_binary) {
+  const std::string dir = (std::filesystem::temp_directory_path() / "light-bench-map").string();
+  if (!std::filesystem::exists(dir + "/annotations.json") &&
+      std::system((light_binary + " synth --count 1 --size 15000x12000 --seed 2202 --word-height 0.0015-0.0022 --density 3.8 "
+                   "--overwrite -q --out '" + dir + "'").c_str()) != 0)
+    return "";
+  return dir;
+}
+
+long run_measuring_peak_kib(const std::string& cmd) {
+  // wait4 gives this child's own peak memory (RUSAGE_CHILDREN would hold earlier children too).
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  rusage u{};
+  if (pid < 0 || wait4(pid, &status, 0, &u) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return u.ru_maxrss;
 }
 
 }  // namespace light::bench

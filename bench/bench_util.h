@@ -26,6 +26,13 @@ struct SynthTile {
 };
 SynthTile synth_tile(double density, uint64_t seed);
 
+// A whole map, 15,000 x 12,000 px with about 10,000 words, made once by `LIGHT_BINARY synth` (about
+// 40 s and 7 GB) in $TMPDIR/light-bench-map; "" when that fails.
+std::string whole_map(const std::string& light_binary);
+
+// Runs `cmd` (a shell command) to its end; its own peak resident memory in KiB, or -1 when it fails.
+long run_measuring_peak_kib(const std::string& cmd);
+
 // Peak resident memory of this process so far, in MiB.
 double peak_rss_mib();
 

@@ -70,17 +70,16 @@ Spotter& Spotter::operator=(Spotter&&) noexcept = default;
 
 namespace {
 
-// The detector's input for the window [x0, x0 + w) x [y0, y0 + h) (w, h multiples of 32): BGR planes
-// normalised with ImageNet's mean and std; pixels beyond the image are the mean (0 after normalising).
-std::vector<float> detector_input(const image::RgbImage& img, int x0, int y0, int w, int h) {
+// The detector's input for a window of RGB pixels (w x h at most the padded size pw x ph, multiples of
+// 32): BGR planes normalised with ImageNet's mean and std; the padding is the mean (0 once normalised).
+std::vector<float> detector_input(const cv::Mat& rgb, int pw, int ph) {
   static const float mean[3] = {0.485f, 0.456f, 0.406f}, stdev[3] = {0.229f, 0.224f, 0.225f};
-  std::vector<float> out(static_cast<size_t>(3) * w * h, 0.0f);
-  const int rows = std::min(h, img.height - y0), cols = std::min(w, img.width - x0);
+  std::vector<float> out(static_cast<size_t>(3) * pw * ph, 0.0f);
   for (int c = 0; c < 3; ++c) {  // plane c is B, G, R for c = 0, 1, 2
-    float* plane = out.data() + static_cast<size_t>(c) * w * h;
-    for (int y = 0; y < rows; ++y) {
-      const uint8_t* src = img.rgb.data() + (static_cast<size_t>(y0 + y) * img.width + x0) * 3 + (2 - c);
-      for (int x = 0; x < cols; ++x) plane[static_cast<size_t>(y) * w + x] = (src[3 * x] / 255.0f - mean[c]) / stdev[c];
+    float* plane = out.data() + static_cast<size_t>(c) * pw * ph;
+    for (int y = 0; y < rgb.rows; ++y) {
+      const uint8_t* src = rgb.ptr<uint8_t>(y) + (2 - c);
+      for (int x = 0; x < rgb.cols; ++x) plane[static_cast<size_t>(y) * pw + x] = (src[3 * x] / 255.0f - mean[c]) / stdev[c];
     }
   }
   return out;
@@ -107,38 +106,38 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
 
 std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& original, double scale) {
   const SpotOptions& o = options;
-  image::RgbImage resized;
-  if (scale != 1) {
-    const cv::Mat in(original.height, original.width, CV_8UC3, const_cast<uint8_t*>(original.rgb.data()));
-    resized.width = std::max(1, static_cast<int>(std::lround(original.width * scale)));
-    resized.height = std::max(1, static_cast<int>(std::lround(original.height * scale)));
-    resized.rgb.resize(static_cast<size_t>(resized.width) * resized.height * 3);
-    cv::Mat out(resized.height, resized.width, CV_8UC3, resized.rgb.data());
-    cv::resize(in, out, out.size(), 0, 0, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
-  }
-  const image::RgbImage& img = scale != 1 ? resized : original;
-  // The probability of the whole image, window by window (each pixel keeps its highest).
-  cv::Mat prob(img.height, img.width, CV_32F, cv::Scalar(0));
+  const cv::Mat rgb(original.height, original.width, CV_8UC3, const_cast<uint8_t*>(original.rgb.data()));
+  // The detector sees the image resized by `scale` (W x H), window by window; each window's
+  // probabilities go back to the image's own pixels, one byte each, every pixel keeping its highest.
+  const int W = std::max(1, static_cast<int>(std::lround(original.width * scale)));
+  const int H = std::max(1, static_cast<int>(std::lround(original.height * scale)));
+  cv::Mat prob(original.height, original.width, CV_8U, cv::Scalar(0));
   const int step = o.window - o.overlap;
-  for (int y0 = 0; y0 < img.height; y0 += step) {
-    for (int x0 = 0; x0 < img.width; x0 += step) {
-      const int w = round_up32(std::min(o.window, img.width - x0)), h = round_up32(std::min(o.window, img.height - y0));
-      const std::vector<float> p = models.text_probability(detector_input(img, x0, y0, w, h), h, w);
-      const int rows = std::min(h, img.height - y0), cols = std::min(w, img.width - x0);
-      const cv::Mat pw(h, w, CV_32F, const_cast<float*>(p.data()));
-      cv::Mat dst = prob(cv::Rect(x0, y0, cols, rows));
-      cv::max(dst, pw(cv::Rect(0, 0, cols, rows)), dst);
-      if (x0 + w >= img.width) break;
+  for (int y0 = 0; y0 < H; y0 += step) {
+    for (int x0 = 0; x0 < W; x0 += step) {
+      const int cw = std::min(o.window, W - x0), ch = std::min(o.window, H - y0);
+      const int sx0 = std::min(original.width - 1, static_cast<int>(x0 / scale));
+      const int sy0 = std::min(original.height - 1, static_cast<int>(y0 / scale));
+      const int sx1 = std::clamp(static_cast<int>(std::ceil((x0 + cw) / scale)), sx0 + 1, original.width);
+      const int sy1 = std::clamp(static_cast<int>(std::ceil((y0 + ch) / scale)), sy0 + 1, original.height);
+      const cv::Rect source(sx0, sy0, sx1 - sx0, sy1 - sy0);
+      cv::Mat window = rgb(source);
+      if (scale != 1) cv::resize(rgb(source), window, cv::Size(cw, ch), 0, 0, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
+      const int pw = round_up32(window.cols), ph = round_up32(window.rows);
+      const std::vector<float> p = models.text_probability(detector_input(window, pw, ph), ph, pw);
+      const cv::Mat content = cv::Mat(ph, pw, CV_32F, const_cast<float*>(p.data()))(cv::Rect(0, 0, window.cols, window.rows));
+      cv::Mat back;
+      if (scale != 1) cv::resize(content, back, source.size(), 0, 0, cv::INTER_LINEAR);
+      else back = content;
+      cv::Mat bytes;
+      back.convertTo(bytes, CV_8U, 255.0);
+      cv::Mat dst = prob(source);
+      cv::max(dst, bytes, dst);
+      if (x0 + cw >= W) break;
     }
-    if (y0 + o.window >= img.height) break;
+    if (y0 + std::min(o.window, H - y0) >= H) break;
   }
-  std::vector<TextBox> boxes = text_boxes(reinterpret_cast<const float*>(prob.data), img.height, img.width, o.boxes);
-  if (scale != 1) {
-    const double sx = static_cast<double>(original.width) / img.width, sy = static_cast<double>(original.height) / img.height;
-    for (TextBox& b : boxes)
-      for (maptext::Point& p : b.corners) p = {p.x * sx, p.y * sy};
-  }
-  return boxes;
+  return text_boxes(prob.ptr<uint8_t>(), original.height, original.width, o.boxes);
 }
 
 namespace {

@@ -23,8 +23,8 @@ struct SpotOptions {
   double scale = 0;
   double auto_height = 28;
   double max_scale = 3;
-  int window = 2048;       // detector window side (pixels of the resized image; a multiple of 32)
-  int overlap = 256;       // windows overlap by this much
+  int window = 1536;       // detector window side (pixels of the resized image; a multiple of 32)
+  int overlap = 192;       // windows overlap by this much
   int batch = 16;          // crops read together
   double min_score = 0.5;  // words whose characters' mean probability is below are dropped
   double flip_angle = 60;  // lines steeper than this (degrees) are also read upside down

@@ -10,7 +10,7 @@ namespace light::spot {
 namespace {
 double dist(const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
-// Mean probability inside a rotated rectangle (PaddleOCR's box_score_fast).
+// Mean probability inside a rotated rectangle (PaddleOCR's box_score_fast), in the map's own units.
 double mean_inside(const cv::Mat& prob, const cv::RotatedRect& r) {
   cv::Point2f p[4];
   r.points(p);
@@ -38,10 +38,11 @@ std::array<maptext::Point, 4> reading_corners(double cx, double cy, double along
           maptext::Point{cx + ux * a + vx * c, cy + uy * a + vy * c}, maptext::Point{cx - ux * a + vx * c, cy - uy * a + vy * c}};
 }
 
-std::vector<TextBox> text_boxes(const float* prob_data, int h, int w, const TextBoxOptions& o) {
-  const cv::Mat prob(h, w, CV_32F, const_cast<float*>(prob_data));
+namespace {
+// `unit`: the map's value of probability 1 (1 for float, 255 for bytes).
+std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOptions& o) {
   cv::Mat bitmap;
-  cv::compare(prob, o.threshold, bitmap, cv::CMP_GT);
+  cv::compare(prob, o.threshold * unit, bitmap, cv::CMP_GT);
   std::vector<std::vector<cv::Point>> contours;
   cv::findContours(bitmap, contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
   std::vector<TextBox> boxes;
@@ -50,7 +51,7 @@ std::vector<TextBox> text_boxes(const float* prob_data, int h, int w, const Text
     if (contour.size() < 3) continue;
     const cv::RotatedRect r = cv::minAreaRect(contour);
     if (std::min(r.size.width, r.size.height) < o.min_size) continue;
-    const double score = mean_inside(prob, r);
+    const double score = mean_inside(prob, r) / unit;
     if (score < o.box_threshold) continue;
     // Unclip: the box grown by D = area * ratio / perimeter (of the box) on every side (PaddleOCR
     // offsets the box with pyclipper and takes the result's minimum-area rectangle: the box grown by D).
@@ -69,6 +70,15 @@ std::vector<TextBox> text_boxes(const float* prob_data, int h, int w, const Text
     boxes.push_back(b);
   }
   return boxes;
+}
+}  // namespace
+
+std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& o) {
+  return boxes_of(cv::Mat(h, w, CV_32F, const_cast<float*>(prob)), 1.0, o);
+}
+
+std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBoxOptions& o) {
+  return boxes_of(cv::Mat(h, w, CV_8U, const_cast<uint8_t*>(prob)), 255.0, o);
 }
 
 }  // namespace light::spot

@@ -4,6 +4,7 @@
 // corners put in reading order.
 #pragma once
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "light/maptext.h"
@@ -28,6 +29,8 @@ struct TextBoxOptions {
 
 // prob: [h, w] row-major, values in [0, 1]. Boxes in the map's pixel coordinates.
 std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& options = {});
+// The same from probabilities stored in a byte each (value / 255): a whole map's in a quarter of the memory.
+std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBoxOptions& options = {});
 
 // Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
 // its long side) in reading order: the direction is taken from left to right, upward for a vertical

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Scores a spotter (light spot) beside Tesseract 5 (its word boxes, --psm 11) on held-out synthetic
+# test sets of every scale band and map style (the seeds of score-model.sh, never used in training),
+# with the official metrics: word detection (IoU 0.5), recognition (char accuracy of matched words),
+# and link F after linking the spotted words with the bundled model (detrecedges) beside linking the
+# ground-truth words (detedges). docs/spotter.md holds the result.
+#
+#   bash scripts/score-spotter.sh [SPOTTER] [OUT]     (defaults: models/spotter, build/score-spotter)
+#
+# Writes OUT/table.md. Settings (environment): COUNT=10 tiles a set, THREADS=0, LIGHT=build/light;
+# TESSERACT=tesseract (a column is left out when it is not installed: apt install tesseract-ocr).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SPOTTER=${1:-models/spotter}
+OUT=${2:-build/score-spotter}
+LIGHT=${LIGHT:-build/light}
+COUNT=${COUNT:-10} THREADS=${THREADS:-0}
+TESSERACT=${TESSERACT:-tesseract}
+[ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
+command -v "$TESSERACT" > /dev/null || TESSERACT=""
+mkdir -p "$OUT"
+
+SETS=(
+  "small words (0.5-1.2% of the side)|--seed 3101 --word-height 0.005-0.012"
+  "medium words (1.2-3%)|--seed 3102 --word-height 0.012-0.03"
+  "large words (3-8%)|--seed 3103 --word-height 0.03-0.08"
+  "atlas|--seed 3104 --layouts atlas"
+  "topographic|--seed 3105 --layouts topographic"
+  "city|--seed 3106 --layouts city"
+  "nautical|--seed 3107 --layouts nautical"
+  "regional|--seed 3108 --layouts regional"
+  "classic 1000 px|--seed 3109 --layouts classic --size 1000 --density 2"
+  "curvy 1000 px|--seed 3110 --layouts curvy --size 1000 --density 2"
+)
+
+# Tesseract's TSV (level 5: words) of every image -> MapText predictions (axis-aligned 4-point boxes).
+tesseract_words() {  # IMAGES_DIR OUT_JSON
+  local dir=$1 out=$2 tsv
+  tsv=$(mktemp -d)
+  for img in "$dir"/images/*.png; do
+    "$TESSERACT" "$img" "$tsv/$(basename "$img" .png)" --psm 11 tsv > /dev/null 2>&1
+  done
+  python3 - "$tsv" "$out" <<'PY'
+import csv, json, os, sys
+tiles = []
+for name in sorted(os.listdir(sys.argv[1])):
+    groups = []
+    with open(os.path.join(sys.argv[1], name), newline='', encoding='utf-8') as f:
+        for r in csv.DictReader(f, delimiter='\t', quoting=csv.QUOTE_NONE):
+            text = (r.get('text') or '').strip()
+            if r['level'] != '5' or not text or float(r['conf']) < 0: continue
+            x, y, w, h = (int(r[k]) for k in ('left', 'top', 'width', 'height'))
+            groups.append([{"vertices": [[x, y + h], [x + w, y + h], [x + w, y], [x, y]], "text": text,
+                            "score": float(r['conf']) / 100}])
+    tiles.append({"image": "images/" + name[:-4] + ".png", "groups": groups})
+json.dump(tiles, open(sys.argv[2], 'w'))
+PY
+  rm -rf "$tsv"
+}
+
+metric() {  # EVAL_JSON_LINE KEY -> percent
+  python3 -c "import json,sys; print('%.1f' % (100*json.loads(sys.argv[1])[sys.argv[2]]))" "$1" "$2"
+}
+
+{
+  echo "| test set | words | spotter: det F / P / R | char acc. | Tesseract: det F | char acc. | link F: spotted words | ground-truth words |"
+  echo "|---|---|---|---|---|---|---|---|"
+} > "$OUT/table.md"
+i=0
+for s in "${SETS[@]}"; do
+  i=$((i + 1))
+  name=${s%%|*} args=${s#*|}
+  dir="$OUT/set$i"
+  [ -f "$dir/annotations.json" ] || "$LIGHT" synth --count "$COUNT" $args --out "$dir" -q
+  "$LIGHT" spot --spotter "$SPOTTER" --images "$dir" -o "$dir/spotted.json" --threads "$THREADS" -q
+  det=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/spotted.json" --task detrec | head -1)
+  "$LIGHT" link --words "$dir/spotted.json" --images "$dir" -o "$dir/spotted-linked.json" --threads "$THREADS" -q
+  e2e=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/spotted-linked.json" --task detrecedges | head -1)
+  "$LIGHT" link --words "$dir/annotations.json" --images "$dir" -o "$dir/gt-linked.json" --threads "$THREADS" -q
+  ref=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/gt-linked.json" --task detedges | head -1)
+  tess_f="-" tess_c="-"
+  if [ -n "$TESSERACT" ]; then
+    tesseract_words "$dir" "$dir/tesseract.json"
+    t=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/tesseract.json" --task detrec | head -1)
+    tess_f=$(metric "$t" fscore) tess_c=$(metric "$t" char_accuracy)
+  fi
+  words=$(python3 -c "import json,sys; print(sum(len(g) for t in json.load(open(sys.argv[1])) for g in t['groups']))" "$dir/annotations.json")
+  echo "| $name | $words | $(metric "$det" fscore) / $(metric "$det" precision) / $(metric "$det" recall) | $(metric "$det" char_accuracy) | $tess_f | $tess_c | $(metric "$e2e" edges_fscore) | $(metric "$ref" edges_fscore) |" >> "$OUT/table.md"
+  echo "score-spotter: $name done" >&2
+done
+cat "$OUT/table.md"
