@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "light/error.h"
+#include "light/data/word_crops.h"
 #include "light/eval/evaluator.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
@@ -187,6 +188,26 @@ TEST(SpotCommand, RefusesAnImageThatIsNotOneNamingItAndWritesNothing) {
   r = light::test::run_light("spot --images " + light::test::q(dir + "/empty.png") + " -o " + light::test::q(dir + "/out.json"));
   light::test::expect_error(r, dir + "/empty.png");
   EXPECT_FALSE(light::test::file_exists(dir + "/out.json"));
+  // A PNG header claiming 100,000 x 100,000 px.
+  const auto be32 = [](uint32_t v) { return std::string{char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; };
+  const std::string ihdr = be32(100000) + be32(100000) + std::string("\x08\x02\x00\x00\x00", 5);
+  light::test::write_text(dir + "/huge.png", std::string("\x89PNG\r\n\x1a\n", 8) + be32(13) + "IHDR" + ihdr + be32(0) + be32(0) + "IEND" + be32(0));
+  r = light::test::run_light("spot --images " + light::test::q(dir + "/huge.png") + " -o " + light::test::q(dir + "/out.json"));
+  light::test::expect_error(r, dir + "/huge.png");
+  EXPECT_FALSE(light::test::file_exists(dir + "/out.json"));
+}
+
+TEST(SpotCommand, RefusesACorruptModelFileNamingItAndWritesNothing) {
+  const std::string dir = light::test::temp_dir();
+  std::filesystem::create_directories(dir + "/spotter");
+  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+    std::filesystem::copy_file(light::test::source_path("models/spotter/") + f, dir + "/spotter/" + f);
+  std::filesystem::resize_file(dir + "/spotter/recognizer.safetensors", 4096);  // cut short
+  const auto r = light::test::run_light("spot --spotter " + light::test::q(dir + "/spotter") + " --images " +
+                                        light::test::q(light::test::source_path("data/synth-example/topographic-1500.png")) + " -o " +
+                                        light::test::q(dir + "/out.json"));
+  light::test::expect_error(r, dir + "/spotter/recognizer.safetensors");
+  EXPECT_FALSE(light::test::file_exists(dir + "/out.json"));
 }
 
 }  // namespace
@@ -220,6 +241,80 @@ TEST(LinkFromImages, WithoutWordsTheSpotterReadsTheMapAndTheModelLinksItsWords) 
                                         light::test::q(dir + "/h.json"));
   light::test::expect_error(h, "give --words");
   EXPECT_FALSE(light::test::file_exists(dir + "/h.json"));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(StraightenWord, ACurvedBandComesOutAsAStraightStripOfItsLengthOverItsThickness) {
+  // A white image with a black ring segment (radii 84 to 96 around (150, 150), the upper half
+  // circle): a word written along an arc. Its polygon: the lower (inner) edge left to right, then the
+  // upper (outer) edge back, 8 points each.
+  light::image::RgbImage img;
+  img.width = 300;
+  img.height = 200;
+  img.rgb.assign(static_cast<size_t>(300) * 200 * 3, 255);
+  for (int y = 0; y < 200; ++y)
+    for (int x = 0; x < 300; ++x) {
+      const double r = std::hypot(x - 150.0, y - 150.0);
+      if (r > 84 && r < 96 && y < 150)
+        for (int c = 0; c < 3; ++c) img.rgb[(static_cast<size_t>(y) * 300 + x) * 3 + c] = 0;
+    }
+  std::vector<Point> poly;
+  for (int k = 0; k < 8; ++k) {
+    const double a = M_PI - M_PI * k / 7;
+    poly.push_back({150 + 80 * std::cos(a), 150 - 80 * std::sin(a)});
+  }
+  for (int k = 7; k >= 0; --k) {
+    const double a = M_PI - M_PI * k / 7;
+    poly.push_back({150 + 100 * std::cos(a), 150 - 100 * std::sin(a)});
+  }
+  const auto strip = light::data::straighten_word(img, poly, 48, 2000);
+  // Mean edge length (chords of both arcs) over the thickness 20: about 283 / 20 x 48.
+  EXPECT_NEAR(strip.width, 48 * 283.0 / 20, 48 * 1.0);
+  // The band fills the strip's middle rows end to end, and its border rows are white.
+  auto dark = [&](int y) {
+    int n = 0;
+    for (int x = 0; x < strip.width; ++x) n += strip.rgb[(static_cast<size_t>(y) * strip.width + x) * 3] < 128;
+    return static_cast<double>(n) / strip.width;
+  };
+  EXPECT_GT(dark(24), 0.95);
+  EXPECT_LT(dark(1), 0.2);
+  EXPECT_LT(dark(46), 0.2);
+}
+
+TEST(Dictionary, SpellsTextsAsClassIdsAndRefusesWhatItCannotSpell) {
+  const auto d = small_dictionary();
+  EXPECT_EQ(d.encode("ab a\xC3\xA9"), (std::vector<int>{1, 2, 6, 1, 3}));
+  EXPECT_FALSE(d.encode("abc").has_value());
+}
+
+TEST(TrainSpotter, FineTunesTheRecogniserIntoASpotterFolderAndResumes) {
+  const std::string dir = light::test::temp_dir();
+  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
+  const std::string images = light::test::source_path("data/synth-example");
+  auto r = light::test::run_light("train-spotter --train " + light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " +
+                                  light::test::q(gt) + " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run") +
+                                  " --max-words 40 --max-epochs 1 --batch-size 8 --threads 1 -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"best/detector.safetensors", "best/recognizer.safetensors", "best/keys.txt", "last.safetensors", "log.jsonl"})
+    EXPECT_TRUE(light::test::file_exists(dir + "/run/" + f)) << f;
+  // The run goes on from its last epoch; the same folder without --resume is refused.
+  r = light::test::run_light("train-spotter --train " + light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " +
+                             light::test::q(gt) + " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run") +
+                             " --max-words 40 --max-epochs 2 --batch-size 8 --threads 1 -q --resume");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string log = light::test::read_text(dir + "/run/log.jsonl");
+  EXPECT_NE(log.find("\"epoch\":1"), std::string::npos);
+  EXPECT_NE(log.find("\"epoch\":2"), std::string::npos);
+  r = light::test::run_light("train-spotter --train " + light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " +
+                             light::test::q(gt) + " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run") + " -q");
+  light::test::expect_error(r, dir + "/run (--out): exists");
+  // The fine-tuned folder is a spotter `light spot` reads with.
+  r = light::test::run_light("spot --spotter " + light::test::q(dir + "/run/best") + " --images " +
+                             light::test::q(images + "/topographic-1500.png") + " -o " + light::test::q(dir + "/w.json") + " -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 }  // namespace

@@ -25,6 +25,7 @@ void add_search_command(CLI::App& app);
 void add_view_command(CLI::App& app);
 void add_import_ppocr_command(CLI::App& app);
 void add_spot_command(CLI::App& app);
+void add_train_spotter_command(CLI::App& app);
 
 
 // The subcommands of `light-full` alone, with their one-line descriptions. The `light` binary has
@@ -46,6 +47,7 @@ inline constexpr FullCommand kFullCommands[] = {
     {"view", "Write a web page of the linked phrases over their maps: deep zoom, links, hover, search"},
     {"curves", "Compare training or pretraining runs: their curves in one PNG, a summary"},
     {"spot", "Find and read the words on map images: MapText predictions with text and scores"},
+    {"train-spotter", "Fine-tune the spotter's recogniser on labelled map tiles (MapText ground truth)"},
     {"import-ppocr", "Import PaddleOCR's released PP-OCRv4 detector and recogniser (ONNX) as a spotter folder"},
     {"info", "Show versions, threads, devices and the BLAS kernel in use"},
 };

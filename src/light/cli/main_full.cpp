@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     light::cli::add_info_command(app);
     light::cli::add_view_command(app);
     light::cli::add_spot_command(app);
+    light::cli::add_train_spotter_command(app);
 #ifdef LIGHT_HAVE_ONNX
     light::cli::add_import_ppocr_command(app);
 #endif

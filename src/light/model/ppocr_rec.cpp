@@ -116,12 +116,19 @@ TextRecognizerImpl::TextRecognizerImpl(int64_t classes_) : classes(classes_) {
   head = register_module("head", RecHead(backbone->out_channels[0], classes));
 }
 
-torch::Tensor TextRecognizerImpl::forward(const torch::Tensor& images) {
+torch::Tensor TextRecognizerImpl::features(const torch::Tensor& images) {
   torch::Tensor x = backbone(images)[0];
   // PP-LCNetV3's recogniser output: average pooling over 3 x 2 (the height of a 48 px crop is 3 here).
   x = is_training() ? torch::adaptive_avg_pool2d(x, {1, 40}) : torch::avg_pool2d(x, {3, 2});
-  x = head->ctc_encoder->encoder(x);              // [B, 120, 1, T]
-  return head->ctc_head->fc(x.squeeze(2).transpose(1, 2));  // [B, T, classes]
+  x = head->ctc_encoder->encoder(x);  // [B, 120, 1, T]
+  return x.squeeze(2).transpose(1, 2);
+}
+
+torch::Tensor TextRecognizerImpl::forward(const torch::Tensor& images) { return head->ctc_head->fc(features(images)); }
+
+torch::Tensor TextRecognizerImpl::forward(const torch::Tensor& images, const torch::Tensor& ids) {
+  const auto& fc = head->ctc_head->fc;
+  return torch::nn::functional::linear(features(images), fc->weight.index_select(0, ids), fc->bias.index_select(0, ids));
 }
 
 OrderedTensors TextRecognizerImpl::ordered_tensors() {

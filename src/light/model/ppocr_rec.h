@@ -82,6 +82,10 @@ TORCH_MODULE(RecHead);
 struct TextRecognizerImpl : torch::nn::Module {
   explicit TextRecognizerImpl(int64_t classes = 6625);
   torch::Tensor forward(const torch::Tensor& images);  // [B, 3, 48, W] -> logits [B, T, classes]
+  // The logits of the classes `ids` alone ([K] int64, e.g. the blank and an alphabet's letters),
+  // [B, T, K]: the CTC head's rows for them only (a twentieth of the work for the Latin alphabet).
+  torch::Tensor forward(const torch::Tensor& images, const torch::Tensor& ids);
+  torch::Tensor features(const torch::Tensor& images);  // the CTC head's input, [B, T, 120]
   OrderedTensors ordered_tensors();
   PPLCNetV3 backbone{nullptr};
   RecHead head{nullptr};

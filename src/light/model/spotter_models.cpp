@@ -13,7 +13,7 @@ struct SpotterModels::Impl {
   TextDetector detector{nullptr};
   TextRecognizer recognizer{nullptr};
   torch::Device device = torch::kCPU;
-  torch::Tensor allowed_mask;  // [C] additive mask (0 or -inf), cached for the last `allowed`
+  torch::Tensor allowed_ids;  // the classes read (int64), cached for the last `allowed`
   std::vector<bool> allowed;
 };
 
@@ -46,22 +46,22 @@ std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& cro
     throw Error("read_lines: expected [b, 3, 48, w] crops");
   torch::NoGradGuard no_grad;
   const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, 48, w}, torch::kFloat32).to(impl_->device);
-  torch::Tensor logits = impl_->recognizer->forward(x);  // [b, T, C]
-  if (!allowed.empty()) {
-    if (static_cast<int>(allowed.size()) != classes()) throw Error("read_lines: the allowed classes do not match the recogniser");
-    if (allowed != impl_->allowed || !impl_->allowed_mask.defined()) {
-      torch::Tensor m = torch::zeros({classes()});
-      for (int c = 1; c < classes(); ++c)
-        if (!allowed[c]) m[c] = -std::numeric_limits<float>::infinity();
-      impl_->allowed = allowed;
-      impl_->allowed_mask = m.to(impl_->device);
-    }
-    logits = logits + impl_->allowed_mask;
+  if (!allowed.empty() && static_cast<int>(allowed.size()) != classes())
+    throw Error("read_lines: the allowed classes do not match the recogniser");
+  if (allowed != impl_->allowed || !impl_->allowed_ids.defined()) {
+    std::vector<int64_t> ids;
+    for (int c = 0; c < classes(); ++c)
+      if (c == 0 || allowed.empty() || allowed[c]) ids.push_back(c);
+    impl_->allowed = allowed;
+    impl_->allowed_ids = torch::tensor(ids, torch::kLong).to(impl_->device);
   }
-  const torch::Tensor all = torch::softmax(logits, -1);
+  // Softmax over the classes read alone (the others' logits never computed).
+  const torch::Tensor all = torch::softmax(impl_->recognizer->forward(x, impl_->allowed_ids), -1);  // [b, T, K]
   const auto best = all.max(-1);
-  const torch::Tensor space = all.select(2, classes() - 1).to(torch::kCPU).contiguous();
-  const torch::Tensor probs = std::get<0>(best).to(torch::kCPU).contiguous(), ids = std::get<1>(best).to(torch::kCPU).to(torch::kInt).contiguous();
+  const torch::Tensor space = all.select(2, all.size(2) - 1).to(torch::kCPU).contiguous();  // the space is the last class
+  const torch::Tensor ids_k = std::get<1>(best);
+  const torch::Tensor cls = impl_->allowed_ids.index_select(0, ids_k.flatten()).view_as(ids_k);
+  const torch::Tensor probs = std::get<0>(best).to(torch::kCPU).contiguous(), ids = cls.to(torch::kCPU).to(torch::kInt).contiguous();
   std::vector<StepClasses> out(static_cast<size_t>(b));
   const int T = static_cast<int>(probs.size(1));
   for (int i = 0; i < b; ++i) {

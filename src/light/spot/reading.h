@@ -1,29 +1,16 @@
-// Reading a text line from the recogniser's steps: the dictionary (class k >= 1 is its line k, the
-// last class a space), the alphabets a map uses, and CTC's greedy decoding kept with where each
+// Reading a text line from the recogniser's steps: CTC's greedy decoding kept with where each
 // character lies along the line, so that a line can be split into its words.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "light/model/spotter_models.h"
+#include "light/text/ctc_dictionary.h"
 
 namespace light::spot {
 
-class Dictionary {
- public:
-  // keys.txt of a spotter folder; `classes` the recogniser's (checked: lines + blank + space).
-  Dictionary(const std::string& keys_path, int classes);
-  const std::string& text(int id) const { return texts_.at(static_cast<size_t>(id)); }
-  int classes() const { return static_cast<int>(texts_.size()); }
-  int space() const { return classes() - 1; }
-  // "latin": Latin letters with their diacritics (Basic Latin, Latin-1, Latin Extended-A/B and
-  // Additional), digits, punctuation and symbols of Basic Latin and Latin-1, typographic quotes and
-  // dashes, the space; "all": every class. The blank is always allowed.
-  std::vector<bool> allowed(const std::string& alphabet) const;
+using text::Dictionary;
 
- private:
-  std::vector<std::string> texts_;
-};
 
 struct ReadChar {
   std::string text;

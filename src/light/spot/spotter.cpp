@@ -9,6 +9,7 @@
 #include <numeric>
 #include <nlohmann/json.hpp>
 
+#include "light/data/word_crops.h"
 #include "light/error.h"
 #include "light/model/spotter_models.h"
 #include "light/spot/reading.h"
@@ -149,21 +150,16 @@ struct Crop {
   cv::Mat pixels;            // 48 x width, RGB 8-bit
 };
 
-Crop rectify(const cv::Mat& rgb, const TextBox& box, size_t line, bool flipped) {
-  std::array<maptext::Point, 4> c = box.corners;
-  if (flipped) c = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
-  const double len = std::max(1.0, box.length()), hgt = std::max(1.0, box.height());
-  const int w = std::max(1, static_cast<int>(std::lround(len))), h = std::max(1, static_cast<int>(std::lround(hgt)));
-  const cv::Point2f src[4] = {{float(c[0].x), float(c[0].y)}, {float(c[1].x), float(c[1].y)}, {float(c[2].x), float(c[2].y)},
-                              {float(c[3].x), float(c[3].y)}};
-  const cv::Point2f dst[4] = {{0, 0}, {float(w), 0}, {float(w), float(h)}, {0, float(h)}};
-  cv::Mat warped;
-  cv::warpPerspective(rgb, warped, cv::getPerspectiveTransform(src, dst), cv::Size(w, h), cv::INTER_CUBIC, cv::BORDER_REPLICATE);
+// The line straightened to 48 px high as the recogniser learns words (data::straighten_word).
+Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, bool flipped) {
+  TextBox b = box;
+  if (flipped) b.corners = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
+  const data::WordStrip strip = data::straighten_word(img, word_polygon(b, 0, 1), 48, 48 * 50);
   Crop out;
   out.line = line;
   out.flipped = flipped;
-  out.width = std::clamp(static_cast<int>(std::ceil(48.0 * len / hgt)), 8, 48 * 50);
-  cv::resize(warped, out.pixels, cv::Size(out.width, 48), 0, 0, cv::INTER_LINEAR);
+  out.width = strip.width;
+  out.pixels = cv::Mat(48, strip.width, CV_8UC3, const_cast<uint8_t*>(strip.rgb.data())).clone();
   return out;
 }
 
@@ -172,13 +168,12 @@ Crop rectify(const cv::Mat& rgb, const TextBox& box, size_t line, bool flipped) 
 std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   const SpotOptions& o = impl_->options;
   const std::vector<TextBox> boxes = lines(img);
-  const cv::Mat rgb(img.height, img.width, CV_8UC3, const_cast<uint8_t*>(img.rgb.data()));
   std::vector<Crop> crops;
   for (size_t k = 0; k < boxes.size(); ++k) {
-    crops.push_back(rectify(rgb, boxes[k], k, false));
+    crops.push_back(rectify(img, boxes[k], k, false));
     const auto& c = boxes[k].corners;
     const double angle = std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) * 180 / M_PI;
-    if (std::min(angle, 180 - angle) > o.flip_angle) crops.push_back(rectify(rgb, boxes[k], k, true));
+    if (std::min(angle, 180 - angle) > o.flip_angle) crops.push_back(rectify(img, boxes[k], k, true));
   }
   // Read in batches of similar widths.
   std::vector<size_t> order(crops.size());

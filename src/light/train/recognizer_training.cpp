@@ -1,0 +1,241 @@
+#include "light/train/recognizer_training.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <numeric>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "light/data/tile_image.h"
+#include "light/data/word_crops.h"
+#include "light/error.h"
+#include "light/eval/edit_distance.h"
+#include "light/geometry/polygon.h"
+#include "light/model/checkpoint.h"
+#include "light/model/device.h"
+#include "light/model/ppocr_rec.h"
+#include "light/text/ctc_dictionary.h"
+#include "light/util/fs.h"
+#include "light/util/progress.h"
+
+namespace light::train {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct WordExample {
+  data::WordStrip strip;
+  std::vector<int> target;
+  std::string text;
+};
+
+// Every legible word with a text the dictionary can spell in the allowed alphabet, straightened, at most `max_words` (a
+// random choice of them when there are more).
+std::vector<WordExample> load_words(const std::string& json, const std::string& images, const text::Dictionary& dict,
+                                    const std::vector<bool>& allowed, int max_words, uint64_t seed, bool progress, const char* what) {
+  const maptext::Dataset data = maptext::read_maptext(json, {maptext::Kind::GroundTruth});
+  struct Ref {
+    size_t tile;
+    const maptext::Word* word;
+  };
+  std::vector<Ref> refs;
+  size_t unspellable = 0;
+  for (size_t t = 0; t < data.size(); ++t)
+    for (const auto& g : data[t].groups)
+      for (const auto& w : g) {
+        if (w.ignore() || !w.text || w.text->empty()) continue;
+        const auto ids = dict.encode(*w.text);
+        if (!ids || std::any_of(ids->begin(), ids->end(), [&](int c) { return !allowed[static_cast<size_t>(c)]; })) {
+          ++unspellable;
+          continue;
+        }
+        refs.push_back({t, &w});
+      }
+  std::mt19937_64 rng(seed);
+  if (max_words > 0 && refs.size() > static_cast<size_t>(max_words)) {
+    std::shuffle(refs.begin(), refs.end(), rng);
+    refs.resize(static_cast<size_t>(max_words));
+    std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.tile < b.tile; });
+  }
+  std::vector<WordExample> out;
+  Progress bar(std::string("words (") + what + ")", refs.size(), "words");
+  if (!progress) bar.finish();
+  size_t loaded_tile = SIZE_MAX;
+  image::RgbImage img;
+  for (const Ref& r : refs) {
+    if (r.tile != loaded_tile) {
+      img = image::read_rgb(data::find_tile_image(images, data[r.tile].image));
+      loaded_tile = r.tile;
+    }
+    const geometry::Resampled p = geometry::resample_word_polygon(r.word->vertices, 16);
+    if (!p.ok) continue;
+    WordExample e;
+    e.strip = data::straighten_word(img, p.polygon, 48, 48 * 25);
+    e.target = *dict.encode(*r.word->text);
+    e.text = *r.word->text;
+    if (static_cast<size_t>(e.strip.width / 8) < e.target.size()) continue;  // too short to read its letters
+    out.push_back(std::move(e));
+    if (progress) bar.add();
+  }
+  if (progress) bar.finish();
+  if (progress && unspellable)
+    std::fprintf(stderr, "note: %s: %zu word(s) with characters outside the dictionary or the alphabet left out\n", json.c_str(), unspellable);
+  if (out.empty()) throw Error(json + ": no legible word with a transcription to learn from");
+  return out;
+}
+
+// A batch of strips as the recogniser's input: [b, 3, 48, W] (W the widest, a multiple of 8), BGR,
+// (x/255 - 0.5)/0.5, padded with 0; and each strip's own step count.
+torch::Tensor batch_pixels(const std::vector<const WordExample*>& batch, std::vector<int64_t>& steps) {
+  int width = 8;
+  for (const auto* e : batch) width = std::max(width, (e->strip.width + 7) / 8 * 8);
+  torch::Tensor x = torch::zeros({static_cast<int64_t>(batch.size()), 3, 48, width});
+  auto a = x.accessor<float, 4>();
+  steps.clear();
+  for (size_t i = 0; i < batch.size(); ++i) {
+    const data::WordStrip& s = batch[i]->strip;
+    for (int y = 0; y < 48; ++y)
+      for (int xx = 0; xx < s.width; ++xx)
+        for (int c = 0; c < 3; ++c) a[i][c][y][xx] = (s.rgb[(static_cast<size_t>(y) * s.width + xx) * 3 + (2 - c)] / 255.0f - 0.5f) / 0.5f;
+    steps.push_back(std::max<int64_t>(1, s.width / 8));
+  }
+  return x;
+}
+
+std::string greedy_text(const torch::Tensor& ids, int64_t steps, const text::Dictionary& dict) {
+  std::string out;
+  int prev = 0;
+  for (int64_t t = 0; t < steps; ++t) {
+    const int id = static_cast<int>(ids[t].item<int64_t>());
+    if (id != 0 && id != prev) out += dict.text(id);
+    prev = id;
+  }
+  return out;
+}
+
+RecognizerScore score(model::TextRecognizerImpl& rec, const std::vector<WordExample>& words, const torch::Tensor& ids,
+                      const text::Dictionary& dict, int batch_size) {
+  torch::NoGradGuard no_grad;
+  RecognizerScore s;
+  double chars = 0;
+  for (size_t at = 0; at < words.size(); at += static_cast<size_t>(batch_size)) {
+    std::vector<const WordExample*> batch;
+    for (size_t i = at; i < std::min(words.size(), at + static_cast<size_t>(batch_size)); ++i) batch.push_back(&words[i]);
+    std::vector<int64_t> steps;
+    const torch::Tensor best = rec.forward(batch_pixels(batch, steps), ids).argmax(-1);
+    const torch::Tensor classes = ids.index_select(0, best.flatten()).view_as(best);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const std::string read = greedy_text(classes[static_cast<int64_t>(i)], steps[i], dict);
+      s.exact += read == batch[i]->text;
+      chars += 1.0 - eval::normalized_levenshtein(read, batch[i]->text);
+      ++s.words;
+    }
+  }
+  s.exact /= static_cast<double>(std::max<size_t>(1, s.words));
+  s.char_accuracy = chars / static_cast<double>(std::max<size_t>(1, s.words));
+  return s;
+}
+
+}  // namespace
+
+RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
+  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+    if (!fs::is_regular_file(fs::path(o.spotter_dir) / f)) throw Error(o.spotter_dir + " (--spotter): not a spotter folder (no " + f + ")");
+  if (!(o.lr > 0 && o.lr < 1)) throw Error("--lr: expected a learning rate in (0, 1)");
+  if (o.epochs < 1 || o.batch_size < 1) throw Error("--max-epochs and --batch-size: expected at least 1");
+  const fs::path out(o.out_dir);
+  if (o.resume ? !fs::exists(out / "last.safetensors") : fs::exists(out))
+    throw Error(o.out_dir + (o.resume ? " (--out): no run to resume (no last.safetensors)" : " (--out): exists; give a new folder, or --resume"));
+  model::set_threads(o.threads);
+  model::TextRecognizer rec = model::load_text_recognizer(o.spotter_dir + "/recognizer.safetensors");
+  const text::Dictionary dict(o.spotter_dir + "/keys.txt", static_cast<int>(rec->classes));
+  const std::vector<bool> allowed = dict.allowed(o.alphabet);
+  // The classes read and learnt: the blank and the alphabet's; the CTC head's other rows stay as they are.
+  std::vector<int64_t> ids_list, position(static_cast<size_t>(dict.classes()), -1);
+  for (int c = 0; c < dict.classes(); ++c)
+    if (c == 0 || allowed[c]) {
+      position[static_cast<size_t>(c)] = static_cast<int64_t>(ids_list.size());
+      ids_list.push_back(c);
+    }
+  const torch::Tensor ids = torch::tensor(ids_list, torch::kLong);
+  const auto train = load_words(o.train_json, o.train_images, dict, allowed, o.max_words, static_cast<uint64_t>(o.seed), o.progress, "training");
+  const auto val = load_words(o.val_json, o.val_images, dict, allowed, std::max(0, o.max_words / 5), 7, o.progress, "validation");
+  int first_epoch = 1;
+  RecognizerScore best;
+  if (o.resume) {
+    model::load_state(*rec, model::read_safetensors_state_dict((out / "last.safetensors").string()), (out / "last.safetensors").string());
+    const nlohmann::json state = nlohmann::json::parse(read_file((out / "state.json").string()));
+    first_epoch = state.at("epoch").get<int>() + 1;
+    best = {state.at("best_words").get<size_t>(), state.at("best_exact").get<double>(), state.at("best_char_accuracy").get<double>()};
+  } else {
+    fs::create_directories(out / "best");
+    for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+      fs::copy_file(fs::path(o.spotter_dir) / f, out / "best" / f);
+    rec->eval();
+    best = score(*rec, val, ids, dict, o.batch_size);
+    if (o.progress)
+      std::fprintf(stderr, "epoch 0: validation %zu words: exact %.3f, characters %.3f\n", best.words, best.exact, best.char_accuracy);
+  }
+  rec->eval();  // batch norm keeps its statistics; every weight learns
+  torch::optim::Adam opt(rec->parameters(), torch::optim::AdamOptions(o.lr));
+  std::mt19937_64 rng(static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
+  // Batches of words of similar widths (little padding), in a random order each epoch.
+  std::vector<size_t> by_width(train.size());
+  std::iota(by_width.begin(), by_width.end(), 0);
+  std::stable_sort(by_width.begin(), by_width.end(), [&](size_t a, size_t b) { return train[a].strip.width < train[b].strip.width; });
+  std::vector<size_t> batch_starts;
+  for (size_t at = 0; at < by_width.size(); at += static_cast<size_t>(o.batch_size)) batch_starts.push_back(at);
+  for (int epoch = first_epoch; epoch <= o.epochs; ++epoch) {
+    std::shuffle(batch_starts.begin(), batch_starts.end(), rng);
+    Progress bar("epoch " + std::to_string(epoch), batch_starts.size(), "steps");
+    if (!o.progress) bar.finish();
+    double loss_sum = 0;
+    size_t steps_done = 0;
+    for (const size_t at : batch_starts) {
+      std::vector<const WordExample*> batch;
+      for (size_t i = at; i < std::min(by_width.size(), at + static_cast<size_t>(o.batch_size)); ++i) batch.push_back(&train[by_width[i]]);
+      std::vector<int64_t> steps, lengths;
+      std::vector<int64_t> targets;
+      const torch::Tensor x = batch_pixels(batch, steps);
+      for (const auto* e : batch) {
+        for (const int c : e->target) targets.push_back(position[static_cast<size_t>(c)]);
+        lengths.push_back(static_cast<int64_t>(e->target.size()));
+      }
+      const torch::Tensor log_probs = torch::log_softmax(rec->forward(x, ids), -1).transpose(0, 1);  // [T, b, K]
+      const torch::Tensor loss = torch::ctc_loss(log_probs, torch::tensor(targets), steps, lengths, 0, at::Reduction::Mean, true);
+      opt.zero_grad();
+      loss.backward();
+      torch::nn::utils::clip_grad_norm_(rec->parameters(), 5.0);
+      opt.step();
+      loss_sum += loss.item<double>();
+      ++steps_done;
+      if (o.progress) bar.add();
+    }
+    if (o.progress) bar.finish();
+    const RecognizerScore s = score(*rec, val, ids, dict, o.batch_size);
+    const bool better = s.char_accuracy > best.char_accuracy;
+    if (better) {
+      best = s;
+      model::write_state(*rec, (out / "best" / "recognizer.safetensors").string(), {{"fine_tuned_from", o.spotter_dir}});
+    }
+    model::write_state(*rec, (out / "last.safetensors").string());
+    write_file_atomic((out / "state.json").string(), nlohmann::json{{"epoch", epoch}, {"best_words", best.words}, {"best_exact", best.exact},
+                                                                     {"best_char_accuracy", best.char_accuracy}}
+                                                         .dump());
+    const nlohmann::json line{{"epoch", epoch}, {"train_loss", loss_sum / std::max<size_t>(1, steps_done)}, {"val_exact", s.exact},
+                              {"val_char_accuracy", s.char_accuracy}, {"best", better}};
+    std::string log = fs::exists(out / "log.jsonl") ? read_file((out / "log.jsonl").string()) : "";
+    write_file_atomic((out / "log.jsonl").string(), log + line.dump() + "\n");
+    if (o.progress)
+      std::fprintf(stderr, "epoch %d: train loss %.4f, validation exact %.3f, characters %.3f%s\n", epoch, loss_sum / std::max<size_t>(1, steps_done),
+                   s.exact, s.char_accuracy, better ? " (best)" : "");
+  }
+  return best;
+}
+
+}  // namespace light::train
