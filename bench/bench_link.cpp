@@ -68,17 +68,8 @@ void whole_map_link(benchmark::State& state, const std::string& args) {
   const auto data = maptext::read_maptext(dir + "/annotations.json", {maptext::Kind::GroundTruth});
   const std::string cmd = std::string(LIGHT_BINARY) + " link " + args + " --words '" + dir + "/annotations.json' --images '" + dir +
                           "/images' -o '" + dir + "/linked.json' --threads 2 -q";
-  long peak_kib = 0;
-  for (auto _ : state) {
-    const long kib = bench::run_measuring_peak_kib(cmd);
-    if (kib < 0) {
-      state.SkipWithError(("failed: " + cmd).c_str());
-      return;
-    }
-    peak_kib = std::max(peak_kib, kib);
-  }
+  if (!bench::run_command_iterations(state, cmd)) return;
   state.counters["words"] = static_cast<double>(data[0].word_count());
-  state.counters["peak_MiB"] = static_cast<double>(peak_kib) / 1024.0;  // the shell's child: `light`, then `light-full` it execs
 }
 void BM_LinkWholeMapDefaultModel(benchmark::State& s) { whole_map_link(s, ""); }
 void BM_LinkWholeMapDistance(benchmark::State& s) { whole_map_link(s, "--method distance"); }

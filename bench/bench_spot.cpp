@@ -41,16 +41,7 @@ void BM_SpotWholeMap(benchmark::State& state) {
     return;
   }
   const std::string cmd = std::string(LIGHT_BINARY) + " spot --images '" + dir + "/images' -o '" + dir + "/spotted.json' --threads 2 -q";
-  long peak_kib = 0;
-  for (auto _ : state) {
-    const long kib = bench::run_measuring_peak_kib(cmd);
-    if (kib < 0) {
-      state.SkipWithError(("failed: " + cmd).c_str());
-      return;
-    }
-    peak_kib = std::max(peak_kib, kib);
-  }
-  state.counters["peak_MiB"] = static_cast<double>(peak_kib) / 1024.0;
+  if (!bench::run_command_iterations(state, cmd)) return;
 }
 }  // namespace
 

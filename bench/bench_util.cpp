@@ -124,4 +124,18 @@ long run_measuring_peak_kib(const std::string& cmd) {
   return u.ru_maxrss;
 }
 
+bool run_command_iterations(benchmark::State& state, const std::string& cmd) {
+  long peak_kib = 0;
+  for (auto _ : state) {
+    const long kib = run_measuring_peak_kib(cmd);
+    if (kib < 0) {
+      state.SkipWithError(("failed: " + cmd).c_str());
+      return false;
+    }
+    peak_kib = std::max(peak_kib, kib);
+  }
+  state.counters["peak_MiB"] = static_cast<double>(peak_kib) / 1024.0;
+  return true;
+}
+
 }  // namespace light::bench

@@ -1,6 +1,7 @@
 // Synthetic MapText data for benchmarks: tiles of words laid out in short phrases, with
 // 16-point polygons like a text spotter's, and "predictions" that jitter them.
 #pragma once
+#include <benchmark/benchmark.h>
 #include <cstdint>
 
 #include "light/data/synth/synth.h"
@@ -32,6 +33,10 @@ std::string whole_map(const std::string& light_binary);
 
 // Runs `cmd` (a shell command) to its end; its own peak resident memory in KiB, or -1 when it fails.
 long run_measuring_peak_kib(const std::string& cmd);
+
+// `cmd` run once per benchmark iteration; the counter peak_MiB, its largest peak. False (and the
+// benchmark marked failed) when it fails.
+bool run_command_iterations(benchmark::State& state, const std::string& cmd);
 
 // Peak resident memory of this process so far, in MiB.
 double peak_rss_mib();

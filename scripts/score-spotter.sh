@@ -20,18 +20,8 @@ TESSERACT=${TESSERACT:-tesseract}
 command -v "$TESSERACT" > /dev/null || TESSERACT=""
 mkdir -p "$OUT"
 
-SETS=(
-  "small words (0.5-1.2% of the side)|--seed 3101 --word-height 0.005-0.012"
-  "medium words (1.2-3%)|--seed 3102 --word-height 0.012-0.03"
-  "large words (3-8%)|--seed 3103 --word-height 0.03-0.08"
-  "atlas|--seed 3104 --layouts atlas"
-  "topographic|--seed 3105 --layouts topographic"
-  "city|--seed 3106 --layouts city"
-  "nautical|--seed 3107 --layouts nautical"
-  "regional|--seed 3108 --layouts regional"
-  "classic 1000 px|--seed 3109 --layouts classic --size 1000 --density 2"
-  "curvy 1000 px|--seed 3110 --layouts curvy --size 1000 --density 2"
-)
+source scripts/test-sets.sh
+SETS=("${SETS[@]:0:10}")  # every style and scale band (the spotter-prediction sets are for linkers)
 
 # Tesseract's TSV (level 5: words) of every image -> MapText predictions (axis-aligned 4-point boxes).
 tesseract_words() {  # IMAGES_DIR OUT_JSON
