@@ -53,4 +53,14 @@ WordStrip straighten_word(const image::RgbImage& image, const std::vector<maptex
   return out;
 }
 
+void recognizer_planes(const WordStrip& s, int padded_width, float* planes) {
+  const size_t plane = static_cast<size_t>(s.height) * padded_width;
+  for (int c = 0; c < 3; ++c)  // planes B, G, R
+    for (int y = 0; y < s.height; ++y) {
+      const uint8_t* src = s.rgb.data() + static_cast<size_t>(y) * s.width * 3 + (2 - c);
+      float* dst = planes + c * plane + static_cast<size_t>(y) * padded_width;
+      for (int x = 0; x < s.width; ++x) dst[x] = (src[3 * x] / 255.0f - 0.5f) / 0.5f;
+    }
+}
+
 }  // namespace light::data

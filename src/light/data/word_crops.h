@@ -21,4 +21,8 @@ struct WordStrip {
 WordStrip straighten_word(const image::RgbImage& image, const std::vector<maptext::Point>& polygon, int height = 48,
                           int max_width = 48 * 25);
 
+// A strip as the recogniser reads it, into `planes` ([3, height, padded_width], zeroed by the caller):
+// BGR planes, (x/255 - 0.5) / 0.5, the strip at the left, the rest left 0 (PaddleOCR's padding).
+void recognizer_planes(const WordStrip& strip, int padded_width, float* planes);
+
 }  // namespace light::data

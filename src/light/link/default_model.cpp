@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "light/error.h"
+#include "light/util/bundled.h"
 
 namespace light::link {
 
@@ -16,15 +17,7 @@ namespace fs = std::filesystem;
 std::vector<std::string> default_model_candidates(const std::string& exe_dir) {
   std::vector<std::string> out;
   if (const char* env = std::getenv("LIGHT_MODEL"); env && *env) out.push_back(env);
-  const std::string name = kDefaultModelName;
-  for (const std::string rel : {"models/", "../share/light/models/", "../models/"})
-    out.push_back((fs::path(exe_dir) / (rel + name)).lexically_normal().string());
-#ifdef LIGHT_SOURCE_MODELS_DIR
-  // A build outside the source tree (cmake -S . -B /elsewhere): the source tree's models/, remembered
-  // at configure time.
-  const std::string source = (fs::path(LIGHT_SOURCE_MODELS_DIR) / name).lexically_normal().string();
-  if (std::find(out.begin(), out.end(), source) == out.end()) out.push_back(source);
-#endif
+  for (const std::string& c : bundled_folder_candidates(exe_dir, kDefaultModelName)) out.push_back(c);
   return out;
 }
 

@@ -21,6 +21,9 @@ std::map<std::string, std::string> source_metadata(const io::OnnxModel& m) {
 
 ImportReport import_ppocr(const ImportOptions& o) {
   ImportReport r;
+  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+    if (std::filesystem::exists(std::filesystem::path(o.out_dir) / f))
+      throw Error(o.out_dir + " (--out): already holds " + f + "; import into a new folder");
   const io::OnnxModel det = io::read_onnx_model(o.detector_onnx);
   model::TextDetector detector;
   model::import_onnx_weights(detector->ordered_tensors(), det);

@@ -18,7 +18,8 @@ struct ImportReport {
   size_t detector_tensors = 0, recognizer_tensors = 0, classes = 0;
 };
 
-// Throws light::Error naming the file when it is not the model the importer reads; writes nothing then.
+// Throws light::Error naming the file when it is not the model the importer reads, or when `out_dir`
+// already holds a spotter's file (nothing is overwritten); writes nothing then.
 ImportReport import_ppocr(const ImportOptions& options);
 
 }  // namespace light::spot

@@ -13,6 +13,7 @@
 #include "light/error.h"
 #include "light/model/spotter_models.h"
 #include "light/spot/reading.h"
+#include "light/util/bundled.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
 
@@ -22,12 +23,7 @@ namespace fs = std::filesystem;
 
 std::string default_spotter_dir() {
   if (const char* env = std::getenv("LIGHT_SPOTTER"); env && *env) return env;
-  std::vector<std::string> looked;
-  for (const std::string rel : {"models/", "../share/light/models/", "../models/"})
-    looked.push_back((fs::path(executable_dir()) / (rel + "spotter")).lexically_normal().string());
-#ifdef LIGHT_SOURCE_MODELS_DIR
-  looked.push_back((fs::path(LIGHT_SOURCE_MODELS_DIR) / "spotter").string());
-#endif
+  const std::vector<std::string> looked = bundled_folder_candidates(executable_dir(), "spotter");
   for (const std::string& dir : looked)
     if (fs::is_regular_file(fs::path(dir) / "detector.safetensors")) return dir;
   std::string list;
@@ -146,21 +142,14 @@ namespace {
 struct Crop {
   size_t line = 0;
   bool flipped = false;
-  int width = 0;             // the resized crop's own width (before padding)
-  cv::Mat pixels;            // 48 x width, RGB 8-bit
+  data::WordStrip strip;  // 48 px high
 };
 
 // The line straightened to 48 px high as the recogniser learns words (data::straighten_word).
 Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, bool flipped) {
   TextBox b = box;
   if (flipped) b.corners = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
-  const data::WordStrip strip = data::straighten_word(img, word_polygon(b, 0, 1), 48, 48 * 50);
-  Crop out;
-  out.line = line;
-  out.flipped = flipped;
-  out.width = strip.width;
-  out.pixels = cv::Mat(48, strip.width, CV_8UC3, const_cast<uint8_t*>(strip.rgb.data())).clone();
-  return out;
+  return Crop{line, flipped, data::straighten_word(img, word_polygon(b, 0, 1), 48, 48 * 50)};
 }
 
 }  // namespace
@@ -178,26 +167,19 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   // Read in batches of similar widths.
   std::vector<size_t> order(crops.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return crops[a].width < crops[b].width; });
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return crops[a].strip.width < crops[b].strip.width; });
   std::vector<std::vector<ReadWord>> read(crops.size());
   std::vector<double> confidence(crops.size(), 0.0);
   for (size_t at = 0; at < order.size(); at += static_cast<size_t>(o.batch)) {
     const size_t n = std::min(order.size() - at, static_cast<size_t>(o.batch));
-    const int width = round_up32(crops[order[at + n - 1]].width);
+    const int width = round_up32(crops[order[at + n - 1]].strip.width);
     std::vector<float> batch(n * 3 * 48 * static_cast<size_t>(width), 0.0f);
-    for (size_t i = 0; i < n; ++i) {
-      const Crop& c = crops[order[at + i]];
-      for (int ch = 0; ch < 3; ++ch) {  // B, G, R planes
-        float* plane = batch.data() + ((i * 3 + ch) * 48) * static_cast<size_t>(width);
-        for (int y = 0; y < 48; ++y)
-          for (int x = 0; x < c.width; ++x) plane[y * width + x] = (c.pixels.at<cv::Vec3b>(y, x)[2 - ch] / 255.0f - 0.5f) / 0.5f;
-      }
-    }
+    for (size_t i = 0; i < n; ++i) data::recognizer_planes(crops[order[at + i]].strip, width, batch.data() + i * 3 * 48 * width);
     const std::vector<model::StepClasses> steps = impl_->models.read_lines(batch, static_cast<int>(n), width, impl_->allowed);
     for (size_t i = 0; i < n; ++i) {
       const size_t k = order[at + i];
       const std::vector<ReadChar> chars = decode_ctc(steps[i], impl_->dict);
-      read[k] = split_words(chars, steps[i].space, crops[k].width / 8.0);
+      read[k] = split_words(chars, steps[i].space, crops[k].strip.width / 8.0);
       double sum = 0;
       for (const ReadChar& ch : chars) sum += ch.prob;
       confidence[k] = chars.empty() ? 0.0 : sum / static_cast<double>(chars.size());

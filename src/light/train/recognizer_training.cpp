@@ -95,14 +95,10 @@ torch::Tensor batch_pixels(const std::vector<const WordExample*>& batch, std::ve
   int width = 8;
   for (const auto* e : batch) width = std::max(width, (e->strip.width + 7) / 8 * 8);
   torch::Tensor x = torch::zeros({static_cast<int64_t>(batch.size()), 3, 48, width});
-  auto a = x.accessor<float, 4>();
   steps.clear();
   for (size_t i = 0; i < batch.size(); ++i) {
-    const data::WordStrip& s = batch[i]->strip;
-    for (int y = 0; y < 48; ++y)
-      for (int xx = 0; xx < s.width; ++xx)
-        for (int c = 0; c < 3; ++c) a[i][c][y][xx] = (s.rgb[(static_cast<size_t>(y) * s.width + xx) * 3 + (2 - c)] / 255.0f - 0.5f) / 0.5f;
-    steps.push_back(std::max<int64_t>(1, s.width / 8));
+    data::recognizer_planes(batch[i]->strip, width, x.data_ptr<float>() + i * 3 * 48 * static_cast<size_t>(width));
+    steps.push_back(std::max<int64_t>(1, batch[i]->strip.width / 8));
   }
   return x;
 }

@@ -1,0 +1,13 @@
+// Where a bundled folder (models/<name>: the default linking model, the spotter) is looked for, beside
+// the running binary `exe_dir`, in order: models/<name>, ../share/light/models/<name> (an install
+// prefix), ../models/<name> (a build folder inside the source tree), and the source tree's models/
+// remembered at configure time (a build outside it).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace light {
+
+std::vector<std::string> bundled_folder_candidates(const std::string& exe_dir, const std::string& name);
+
+}  // namespace light
