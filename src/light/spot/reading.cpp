@@ -2,10 +2,6 @@
 
 #include <algorithm>
 
-#include "light/error.h"
-#include "light/util/fs.h"
-#include "light/util/utf8.h"
-
 namespace light::spot {
 
 std::vector<ReadChar> decode_ctc(const model::StepClasses& s, const Dictionary& dict) {

@@ -1,4 +1,4 @@
-#include "light/spot/import.h"
+#include "light/model/ppocr_import.h"
 
 #include <filesystem>
 
@@ -10,7 +10,7 @@
 #include "light/text/ctc_dictionary.h"
 #include "light/util/fs.h"
 
-namespace light::spot {
+namespace light::model {
 
 namespace {
 std::map<std::string, std::string> source_metadata(const io::OnnxModel& m) {
@@ -25,19 +25,19 @@ ImportReport import_ppocr(const ImportOptions& o) {
     if (std::filesystem::exists(std::filesystem::path(o.out_dir) / f))
       throw Error(o.out_dir + " (--out): already holds " + f + "; import into a new folder");
   const io::OnnxModel det = io::read_onnx_model(o.detector_onnx);
-  model::TextDetector detector;
-  model::import_onnx_weights(detector->ordered_tensors(), det);
+  TextDetector detector;
+  import_onnx_weights(detector->ordered_tensors(), det);
   const io::OnnxModel rec = io::read_onnx_model(o.recognizer_onnx);
   if (rec.weights.empty() || rec.weights.back().shape.size() != 1)
     throw Error(o.recognizer_onnx + ": its last learned tensor is not the CTC head's bias (not a PP-OCRv4 recogniser)");
   const int64_t classes = rec.weights.back().shape[0];
   // Class 0 is the CTC blank, classes 1..n the dictionary's lines, and one more a space (checked).
   const text::Dictionary keys(o.keys, static_cast<int>(classes));
-  model::TextRecognizer recognizer(classes);
-  model::import_onnx_weights(recognizer->ordered_tensors(), rec);
+  TextRecognizer recognizer(classes);
+  import_onnx_weights(recognizer->ordered_tensors(), rec);
   std::filesystem::create_directories(o.out_dir);
-  model::write_state(*detector, o.out_dir + "/detector.safetensors", source_metadata(det));
-  model::write_state(*recognizer, o.out_dir + "/recognizer.safetensors", source_metadata(rec));
+  write_state(*detector, o.out_dir + "/detector.safetensors", source_metadata(det));
+  write_state(*recognizer, o.out_dir + "/recognizer.safetensors", source_metadata(rec));
   std::string text;
   for (int k = 1; k < keys.space(); ++k) text += keys.text(k) + "\n";
   write_file_atomic(o.out_dir + "/keys.txt", text);
@@ -49,4 +49,4 @@ ImportReport import_ppocr(const ImportOptions& o) {
   return r;
 }
 
-}  // namespace light::spot
+}  // namespace light::model

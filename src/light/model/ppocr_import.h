@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-namespace light::spot {
+namespace light::model {
 
 struct ImportOptions {
   std::string detector_onnx;    // ch_PP-OCRv4_det_infer.onnx
@@ -22,4 +22,4 @@ struct ImportReport {
 // already holds a spotter's file (nothing is overwritten); writes nothing then.
 ImportReport import_ppocr(const ImportOptions& options);
 
-}  // namespace light::spot
+}  // namespace light::model
