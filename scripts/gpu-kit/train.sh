@@ -8,7 +8,7 @@
 T0=$(date +%s)
 cd "$(dirname "$0")/../.."
 OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-1600} VAL=${VAL:-40} EPOCHS=${EPOCHS:-12} DEADLINE=${DEADLINE:-540}
-BATCH=${BATCH:-4} LR=${LR:-3e-4} WARMUP=${WARMUP:-300} EXTRA=${EXTRA:---focal-self-target}
+BATCH=${BATCH:-4} HEAD=${HEAD:-pairwise} LR=${LR:-3e-4} WARMUP=${WARMUP:-300} EXTRA=${EXTRA:---focal-self-target}
 D=/tmp/light-train; mkdir -p $D
 log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
 if [ -z "$LIGHT_FULL" ]; then
@@ -31,7 +31,7 @@ LEFT=$(( DEADLINE - ( $(date +%s) - T0 ) ))
 log "training for at most $LEFT s"
 timeout -s KILL $LEFT $LIGHT_FULL train --train $D/train/annotations.json --train-images $D/train/images \
   --val $D/val/annotations.json --val-images $D/val/images --out $D/run --overwrite --tokenizer bytes --config small \
-  --head pairwise --window-word-height 0.022 $EXTRA --lr $LR --warmup-steps $WARMUP --lr-decay cosine \
+  --head $HEAD --window-word-height 0.022 $EXTRA --lr $LR --warmup-steps $WARMUP --lr-decay cosine \
   --batch-size $BATCH --max-epochs $EPOCHS --seed 1 --threads 0 --device $DEVICE > $OUT/train.log 2>&1
 log "training ended ($?): $(wc -l < $D/run/log.jsonl) epoch(s)"
 tail -c 1500 $OUT/train.log | tr '\r' '\n' | tail -4

@@ -60,7 +60,10 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   j["loss"] = {{"aux_losses", aux}, {"focal_alpha", c.focal_alpha}, {"focal_gamma", c.focal_gamma}};
   if (c.focal_self_target) j["loss"]["focal_self_target"] = true;
   // Beyond the paper: written only when used, so that a paper model's config.json is unchanged.
-  if (c.head != SuccessorHead::Bilinear) j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
+  if (c.head != SuccessorHead::Bilinear) {
+    j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
+    if (c.pair_context) j["successor_head"]["context"] = true;
+  }
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
   if (c.no_successor_exponent != 0.0) j["no_successor_exponent"] = c.no_successor_exponent;
@@ -324,6 +327,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
       throw Error(path + ": successor_head.kind: " + e.what());
     }
     get(h, "hidden", c.pair_hidden, path + ": successor_head");
+    get(h, "context", c.pair_context, path + ": successor_head");
   }
   get(j, "window_word_height", c.window_word_height, path);
   get(j, "no_successor_bias", c.no_successor_bias, path);

@@ -65,6 +65,9 @@ struct ModelConfig {
   LossSwitches losses;
   SuccessorHead head = SuccessorHead::Bilinear;
   int pair_hidden = 64;  // the pairwise head's hidden width
+  // The pairwise head also reads each pair's context (model/light.h pair_features): right-edge
+  // alignment and the pair's distance ranks among the tile's words. false (earlier checkpoints): not.
+  bool pair_context = false;
   // Scale windows (data/scale_windows.h): the median word height as a fraction of a window's side
   // that the model was trained with; 0 (released checkpoints) = the whole tile is one frame.
   double window_word_height = 0.0;

@@ -55,14 +55,15 @@ LightTextLinkingImpl::LightTextLinkingImpl(const ModelConfig& c) : config(c) {
   predecessor_mlp = register_module("predecessor_mlp", MLP(H, 3));
   successor_mlp = register_module("successor_mlp", MLP(H, 3));
   if (c.head == SuccessorHead::Pairwise) {
-    successor_pair = register_module("successor_pair", PairScore(H, c.pair_hidden));
-    predecessor_pair = register_module("predecessor_pair", PairScore(H, c.pair_hidden));
+    const int features = c.pair_context ? kPairContextFeatures : kPairFeatures;
+    successor_pair = register_module("successor_pair", PairScore(H, c.pair_hidden, features));
+    predecessor_pair = register_module("predecessor_pair", PairScore(H, c.pair_hidden, features));
   }
   init_like_reference(*light, c.layoutlmv3.pad_token_id);
 }
 
-PairScoreImpl::PairScoreImpl(int hidden, int pair_hidden) {
-  geometry = register_module("geometry", torch::nn::Linear(kPairFeatures, pair_hidden));
+PairScoreImpl::PairScoreImpl(int hidden, int pair_hidden, int features) {
+  geometry = register_module("geometry", torch::nn::Linear(features, pair_hidden));
   from = register_module("from", torch::nn::Linear(torch::nn::LinearOptions(hidden, pair_hidden).bias(false)));
   to = register_module("to", torch::nn::Linear(torch::nn::LinearOptions(hidden, pair_hidden).bias(false)));
   out = register_module("out", torch::nn::Linear(pair_hidden, 1));
@@ -73,7 +74,16 @@ torch::Tensor PairScoreImpl::forward(const torch::Tensor& phi, const torch::Tens
   return out(torch::relu(z)).squeeze(-1);
 }
 
-torch::Tensor pair_features(const torch::Tensor& frames) {
+namespace {
+// log(1 + the rank of each entry in its row), the smallest 0; the diagonal (a word and itself) ranked last.
+torch::Tensor log_rank_in_rows(const torch::Tensor& distance) {
+  const int64_t n = distance.size(0);
+  const torch::Tensor d = distance.masked_fill(torch::eye(n, distance.options().dtype(torch::kBool)), INFINITY);
+  return torch::log1p(d.argsort(int64_t{1}).argsort(int64_t{1}).to(distance.scalar_type()));
+}
+}  // namespace
+
+torch::Tensor pair_features(const torch::Tensor& frames, bool context) {
   const int64_t n = frames.size(0);
   const torch::Tensor start = frames.slice(1, 0, 2), end = frames.slice(1, 2, 4);
   const torch::Tensor h = frames.select(1, 4).clamp_min(1e-4);
@@ -93,9 +103,19 @@ torch::Tensor pair_features(const torch::Tensor& frames) {
   const torch::Tensor rel_h = log_h.unsqueeze(0) - log_h.unsqueeze(1);
   const torch::Tensor rel_len = (torch::log(length).unsqueeze(0) - log_h.unsqueeze(1));
   const torch::Tensor self = torch::eye(n, frames.options());
-  return torch::cat({in_frame(start, end), in_frame(centre, centre), in_frame(start, start), rel_h.unsqueeze(-1), cos.unsqueeze(-1),
-                     sin.unsqueeze(-1), rel_len.unsqueeze(-1), self.unsqueeze(-1)},
-                    -1);
+  std::vector<torch::Tensor> parts = {in_frame(start, end), in_frame(centre, centre), in_frame(start, start), rel_h.unsqueeze(-1),
+                                      cos.unsqueeze(-1), sin.unsqueeze(-1), rel_len.unsqueeze(-1), self.unsqueeze(-1)};
+  if (context) {
+    const torch::Tensor hi = h.unsqueeze(1);
+    const torch::Tensor centres = (centre.unsqueeze(0) - centre.unsqueeze(1)).norm(2, -1) / hi;  // [i, j]
+    const torch::Tensor onward = (start.unsqueeze(0) - end.unsqueeze(1)).norm(2, -1) / hi;       // i's end to j's start
+    parts.push_back(in_frame(end, end));
+    for (const torch::Tensor& d : {centres, onward}) {
+      parts.push_back(log_rank_in_rows(d).unsqueeze(-1));              // j among i's candidates
+      parts.push_back(log_rank_in_rows(d.t()).t().unsqueeze(-1));      // i among j's
+    }
+  }
+  return torch::cat(parts, -1);
 }
 
 void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
@@ -275,7 +295,7 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers, bool wor
     if (successor_pair) {
       if (i >= static_cast<int64_t>(b.word_frames.size()) || b.word_frames[i].size(0) != t.word_embeddings.size(0))
         throw std::runtime_error("a pairwise head needs the batch's word frames (make_batch fills them)");
-      const torch::Tensor phi = pair_features(b.word_frames[i]);
+      const torch::Tensor phi = pair_features(b.word_frames[i], config.pair_context);
       t.logits = t.logits + successor_pair(phi, t.word_embeddings);
       // j precedes i: the pair (j, i) read from j's frame.
       t.bi_logits = t.bi_logits + predecessor_pair(phi.transpose(0, 1), t.word_embeddings);

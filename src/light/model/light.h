@@ -112,7 +112,7 @@ torch::Tensor encode_sequence(LightModelImpl& m, const ModelConfig& config, cons
 // Beyond the paper: a score for every ordered pair of words (i, j) from the pair's geometry, read
 // with both words' embeddings: relu(geometry(phi_ij) + from(e_i) + to(e_j)) -> out, a scalar.
 struct PairScoreImpl : torch::nn::Module {
-  PairScoreImpl(int hidden, int pair_hidden);
+  PairScoreImpl(int hidden, int pair_hidden, int features);
   // phi [N, N, F], e [N, H] -> [N, N]
   torch::Tensor forward(const torch::Tensor& phi, const torch::Tensor& e);
   torch::nn::Linear geometry{nullptr}, from{nullptr}, to{nullptr}, out{nullptr};
@@ -124,8 +124,15 @@ TORCH_MODULE(PairScore);
 // offsets of j's start from i's end, of j's centre from i's centre, and of j's start from i's start;
 // log height ratio; cosine and sine of the angle between the two directions; j's length over i's
 // height (log); and 1 on the diagonal. [N, N, kPairFeatures].
+//
+// With `context` (ModelConfig::pair_context), kPairContextFeatures: also the offset of j's end from
+// i's end (right-aligned lines), and where the pair stands among the tile's words: log(1 + rank) of j
+// among i's candidates and of i among j's, by the distance between centres and by the distance from
+// i's end to j's start, in units of i's height (0: the nearest). A name's second line is the nearest
+// line start below its first line's end from both sides; an unrelated label below often is not.
 inline constexpr int kPairFeatures = 11;
-torch::Tensor pair_features(const torch::Tensor& frames);
+inline constexpr int kPairContextFeatures = 17;
+torch::Tensor pair_features(const torch::Tensor& frames, bool context = false);
 
 struct LightTextLinkingImpl : torch::nn::Module {
   explicit LightTextLinkingImpl(const ModelConfig& c);

@@ -42,8 +42,9 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
         "plateau (x0.1 after lr_patience epochs without improvement, the reference's) | cosine (to min_lr over --max-epochs)")
           .one_of({"plateau", "cosine"})
           .before("\"plateau\""),
-      O("--head", "head", &T::head, "Successor head: bilinear (the paper's) | pairwise (+ each pair's geometry)")
-          .one_of({"bilinear", "pairwise"})
+      O("--head", "head", &T::head,
+        "Successor head: bilinear (the paper's) | pairwise (+ each pair's geometry) | pairwise-context (+ alignment and distance ranks)")
+          .one_of({"bilinear", "pairwise", "pairwise-context"})
           .before("\"bilinear\""),
       O("--polygon-points", "polygon_points", &T::polygon_points,
         "Word polygons of other than 16 points: resample (16 points along the outline) | keep (the reference's first 16)")

@@ -198,7 +198,9 @@ void FineTuning::set_up() {
                                       : model::preset_config(opt_.config, static_cast<int>(tok_->max_id() + 1));
   if (!init_sized) {
     config_.modalities = model::parse_modalities(opt_.modalities);
-    config_.head = model::parse_successor_head(opt_.head);
+    // "pairwise-context": the pairwise head reading each pair's context too (model::pair_features).
+    config_.pair_context = opt_.head == "pairwise-context";
+    config_.head = model::parse_successor_head(config_.pair_context ? "pairwise" : opt_.head);
   }
   if (!(opt_.window_word_height == 0 || (opt_.window_word_height > 0 && opt_.window_word_height < 0.5)))
     throw Error("--window-word-height: expected 0 (whole tiles) or a fraction in (0, 0.5), got " + std::to_string(opt_.window_word_height));
