@@ -1,25 +1,43 @@
 #!/usr/bin/env bash
-# One command for a newcomer on a fresh Debian machine: install dependencies, build `light`, then
-# link the words of a bundled map tile with the bundled model, show and score the phrases, draw them,
-# write a page to browse them and search them.
+# One command for a newcomer on a fresh Debian machine: install dependencies, build `light` (the tools
+# the quick start runs; the tests are built by the test command), then read a real scan (Europe and
+# Africa on a world map of 1689) with the bundled spotter and link its words into phrases, draw them,
+# write a page to browse them and search them; then link the words of a bundled synthetic tile and
+# score the phrases against its ground truth.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build --parallel "$(nproc)"
+cmake --build build --parallel "$(nproc)" --target light light-full
 Q=build/quickstart
 mkdir -p "$Q"
+SCAN=data/schagen-1689
 TILE=data/synth-example
+
+show_phrases() {  # MAPTEXT_JSON [MAX]: each image's phrases, | between them
+  python3 - "$1" "${2:-1000}" <<'PY' 2>/dev/null || cat "$1"
+import json, sys
+for tile in json.load(open(sys.argv[1])):
+    print(tile["image"] + ":")
+    groups = tile["groups"][: int(sys.argv[2])]
+    print("  " + " | ".join(" ".join(w.get("text", "?") for w in g) for g in groups) + (" | ..." if len(tile["groups"]) > len(groups) else ""))
+PY
+}
+
+echo
+echo "== light link --images: a real scan ($SCAN, 1689), its words found and read by the bundled spotter, then linked =="
+./build/light link --images "$SCAN" -o "$Q/scan.json" -q
+show_phrases "$Q/scan.json" 25
+./build/light draw --words "$Q/scan.json" --images "$SCAN" --out "$Q/scan-drawn"
+rm -rf "$Q/scan-view"
+./build/light view --words "$Q/scan.json" --images "$SCAN" -o "$Q/scan-view" -q
+echo "see $Q/scan-drawn/ and open $Q/scan-view/index.html in a browser"
+./build/light search "Tristan da Cunha" --in "$Q/scan.json"
 
 echo
 echo "== light link: the words of a bundled map tile ($TILE) into phrases, with the bundled model =="
 ./build/light link --words "$TILE/annotations.json" --images "$TILE" -o "$Q/linked.json" -q
-python3 - "$Q/linked.json" <<'PY' 2>/dev/null || cat "$Q/linked.json"
-import json, sys
-for tile in json.load(open(sys.argv[1])):
-    print(tile["image"] + ":")
-    print("  " + " | ".join(" ".join(w.get("text", "?") for w in g) for g in tile["groups"]))
-PY
+show_phrases "$Q/linked.json"
 echo
 echo "== light eval: those links against the tile's ground truth (task detedges), then the distance heuristic's =="
 ./build/light eval --gt "$TILE/annotations.json" --pred "$Q/linked.json" --task detedges

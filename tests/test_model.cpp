@@ -772,6 +772,50 @@ TEST(PairwiseHead, PairFeaturesReadTheSecondWordInTheFirstWordsFrame) {
   EXPECT_EQ(at(0, 1, 10), 0.0);
 }
 
+TEST(PairwiseHead, ContextFeaturesRankEachPairAmongTheTilesWords) {
+  // The frames of the test above: word 0 from (0, 0) to (10, 0), 2 high; word 1 from (12, 0) to (20, 0);
+  // word 2 upright from (0, 4) to (0, 14), 4 high. Centres (5, 0), (16, 0), (0, 9).
+  const torch::Tensor frames = torch::tensor({0.0, 0.0, 10.0, 0.0, 2.0, 12.0, 0.0, 20.0, 0.0, 2.0, 0.0, 4.0, 0.0, 14.0, 4.0},
+                                             torch::kFloat64)
+                                   .view({3, 5});
+  const torch::Tensor plain = pair_features(frames), phi = pair_features(frames, true);
+  ASSERT_EQ(phi.sizes(), (std::vector<int64_t>{3, 3, kPairContextFeatures}));
+  EXPECT_TRUE(torch::equal(phi.slice(2, 0, kPairFeatures), plain));  // the geometry first, unchanged
+  auto at = [&](int i, int j, int f) { return phi[i][j][f].item<double>(); };
+  EXPECT_NEAR(at(0, 1, 11), std::log1p(5.0), 1e-12);  // ends 10 apart along / height 2
+  EXPECT_NEAR(at(0, 1, 12), 0.0, 1e-12);
+  // From word 0, centres: word 2 is 5.15 heights away, word 1 5.5: word 2 ranks first.
+  EXPECT_NEAR(at(0, 2, 13), 0.0, 1e-12);
+  EXPECT_NEAR(at(0, 1, 13), std::log1p(1.0), 1e-12);
+  EXPECT_NEAR(at(0, 0, 13), std::log1p(2.0), 1e-12);  // a word and itself: last
+  // Towards word 1: word 2 is 4.6 of its heights away, word 0 5.5 of its own: word 0 ranks second.
+  EXPECT_NEAR(at(2, 1, 14), 0.0, 1e-12);
+  EXPECT_NEAR(at(0, 1, 14), std::log1p(1.0), 1e-12);
+  // From word 0's end: word 1 starts 1 height on, word 2 5.4: word 1 first.
+  EXPECT_NEAR(at(0, 1, 15), 0.0, 1e-12);
+  EXPECT_NEAR(at(0, 2, 15), std::log1p(1.0), 1e-12);
+  // Into word 1's start: word 0's end (1 height) before word 2's (|(12, -14)| / 4 = 4.6).
+  EXPECT_NEAR(at(0, 1, 16), 0.0, 1e-12);
+  EXPECT_NEAR(at(2, 1, 16), std::log1p(1.0), 1e-12);
+}
+
+TEST(PairwiseHead, WithContextReadsMoreFeaturesAndSaysSoInItsConfig) {
+  ModelConfig c = tiny_config(Modalities::LIG);
+  c.head = SuccessorHead::Pairwise;
+  c.pair_context = true;
+  LightTextLinking m(c);
+  EXPECT_EQ(m->successor_pair->geometry->weight.size(1), kPairContextFeatures);
+  const std::string dir = test::temp_dir();
+  write_model_config(dir + "/c.json", c);
+  EXPECT_TRUE(read_model_config(dir + "/c.json").pair_context);
+  c.pair_context = false;
+  write_model_config(dir + "/c.json", c);
+  EXPECT_EQ(read_file(dir + "/c.json").find("context"), std::string::npos);  // earlier models' config.json unchanged
+  EXPECT_FALSE(read_model_config(dir + "/c.json").pair_context);
+  EXPECT_EQ(LightTextLinking(c)->successor_pair->geometry->weight.size(1), kPairFeatures);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   torch::manual_seed(3);
   ModelConfig c = tiny_config(Modalities::LIG);

@@ -173,9 +173,10 @@ TEST(Spotter, ReadsTheBundledSyntheticTileAsTheEvaluatorMeasuredIt) {
   o.task = light::eval::Task::DetRec;
   const auto report = light::eval::evaluate(gt, {tile}, o);
   std::map<std::string, double> m(report.overall.begin(), report.overall.end());
-  // Measured 2026-11-26 with the released PP-OCRv4 weights: F 0.93, characters 0.975.
+  // Measured 2026-11-26: F 0.92, characters 0.955 (the recogniser fine-tuned on lines; the released
+  // PP-OCRv4 weights, models/ppocr-v4: F 0.93, characters 0.975).
   EXPECT_GT(m.at("fscore"), 0.88);
-  EXPECT_GT(m.at("char_accuracy"), 0.95);
+  EXPECT_GT(m.at("char_accuracy"), 0.94);
 }
 
 TEST(SpotCommand, RefusesAnImageThatIsNotOneNamingItAndWritesNothing) {
@@ -312,6 +313,31 @@ TEST(TrainSpotter, FineTunesTheRecogniserIntoASpotterFolderAndResumes) {
                              light::test::q(gt) + " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run") + " -q");
   light::test::expect_error(r, dir + "/run (--out): exists");
   // The fine-tuned folder is a spotter `light spot` reads with.
+  r = light::test::run_light("spot --spotter " + light::test::q(dir + "/run/best") + " --images " +
+                             light::test::q(images + "/topographic-1500.png") + " -o " + light::test::q(dir + "/w.json") + " -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolder) {
+  const std::string dir = light::test::temp_dir();
+  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
+  const std::string images = light::test::source_path("data/synth-example");
+  const std::string common = "train-spotter --part detector --train " + light::test::q(gt) + " --train-images " + light::test::q(images) +
+                             " --val " + light::test::q(gt) + " --val-images " + light::test::q(images) + " --threads 1 -q";
+  // A crop side the detector cannot read (not a multiple of 32) is refused, nothing written.
+  auto r = light::test::run_light(common + " --crop 100 --out " + light::test::q(dir + "/bad"));
+  light::test::expect_error(r, "--crop");
+  EXPECT_FALSE(light::test::file_exists(dir + "/bad"));
+  r = light::test::run_light(common + " --crop 128 --steps 2 --batch-size 2 --max-epochs 1 --out " + light::test::q(dir + "/run"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"best/detector.safetensors", "best/recognizer.safetensors", "best/keys.txt", "last.safetensors", "state.json"})
+    EXPECT_TRUE(light::test::file_exists(dir + "/run/" + f)) << f;
+  const std::string log = light::test::read_text(dir + "/run/log.jsonl");
+  EXPECT_NE(log.find("\"epoch\":1"), std::string::npos);
+  EXPECT_NE(log.find("\"val_pixel_f\""), std::string::npos);
+  // The recogniser is the starting spotter's, unchanged.
+  EXPECT_EQ(light::test::read_text(dir + "/run/best/recognizer.safetensors"),
+            light::test::read_text(light::test::source_path("models/spotter/recognizer.safetensors")));
   r = light::test::run_light("spot --spotter " + light::test::q(dir + "/run/best") + " --images " +
                              light::test::q(images + "/topographic-1500.png") + " -o " + light::test::q(dir + "/w.json") + " -q");
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -15,7 +15,7 @@ const std::string kSource = LIGHT_SOURCE_DIR;
 
 TEST(SpotterModels, DetectorReproducesTheReleasedModelsProbabilityMapsOnMapCrops) {
   torch::NoGradGuard no_grad;
-  light::model::TextDetector det = light::model::load_text_detector(kSource + "/models/spotter/detector.safetensors");
+  light::model::TextDetector det = light::model::load_text_detector(kSource + "/models/ppocr-v4/detector.safetensors");
   const auto fixture = light::model::read_safetensors_state_dict(kSource + "/tests/data/ppocr/detector_parity.safetensors");
   int crops = 0;
   for (const char* name : {"a", "b", "c"}) {
@@ -36,7 +36,7 @@ namespace {
 
 TEST(SpotterModels, RecognizerReproducesTheReleasedModelsClassProbabilitiesOnWordCrops) {
   torch::NoGradGuard no_grad;
-  light::model::TextRecognizer rec = light::model::load_text_recognizer(kSource + "/models/spotter/recognizer.safetensors");
+  light::model::TextRecognizer rec = light::model::load_text_recognizer(kSource + "/models/ppocr-v4/recognizer.safetensors");
   EXPECT_EQ(rec->classes, 6625);
   const auto fixture = light::model::read_safetensors_state_dict(kSource + "/tests/data/ppocr/recognizer_parity.safetensors");
   for (const char* name : {"a", "b", "c"}) {

@@ -5,6 +5,7 @@
 
 #include "light/cli/commands.h"
 #include "light/spot/spotter.h"
+#include "light/train/detector_training.h"
 #include "light/train/recognizer_training.h"
 #include "light/util/fs.h"
 
@@ -12,6 +13,9 @@ namespace light::cli {
 
 void add_train_spotter_command(CLI::App& app) {
   auto a = std::make_shared<train::RecognizerTrainOptions>();
+  auto d = std::make_shared<train::DetectorTrainOptions>();
+  auto part = std::make_shared<std::string>("recognizer");
+  auto units = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("train-spotter", full_command_description("train-spotter"));
   cmd->add_option("--train", a->train_json, "Training ground truth (MapText JSON with transcriptions)")->required();
   cmd->add_option("--train-images", a->train_images, "Folder of the training tiles")->required();
@@ -20,17 +24,36 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_option("--spotter", a->spotter_dir, "Spotter folder to start from (default: the bundled models/spotter)");
   cmd->add_option("--out", a->out_dir, "Run folder (new; best/ is the fine-tuned spotter)")->required();
   cmd->add_option("--alphabet", a->alphabet, "latin | all: the classes read and learnt")->capture_default_str();
+  cmd->add_option("--part", *part, "recognizer | detector: the model fine-tuned")
+      ->check(CLI::IsMember({"recognizer", "detector"}))
+      ->capture_default_str();
+  cmd->add_option("--units", *units,
+                  "words | lines (a phrase's words on one line): what the recogniser reads (default lines) or the detector finds (default words)")
+      ->check(CLI::IsMember({"lines", "words"}));
+  cmd->add_option("--crop", d->crop, "Detector: the side of a training crop, px (a multiple of 32)")->capture_default_str();
+  cmd->add_option("--steps", d->steps, "Detector: steps an epoch (crops from random tiles)")->capture_default_str();
   cmd->add_option("--max-epochs", a->epochs, "Epochs")->capture_default_str();
-  cmd->add_option("--batch-size", a->batch_size, "Words per step")->capture_default_str();
+  cmd->add_option("--batch-size", a->batch_size, "Examples per step (the detector: crops, default 4)")->capture_default_str();
   cmd->add_option("--lr", a->lr, "Adam's learning rate")->capture_default_str();
-  cmd->add_option("--max-words", a->max_words, "At most this many training words (a random choice; 0 = all; validation: a fifth)")
+  cmd->add_option("--max-words", a->max_words, "At most this many training examples (a random choice; 0 = all; validation: a fifth)")
       ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Random seed")->capture_default_str();
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("--resume", a->resume, "Continue the run in --out after its last finished epoch");
   cmd->add_flag_callback("-q,--quiet", [a] { a->progress = false; }, "No progress");
-  cmd->callback([a] {
+  cmd->callback([a, d, part, units, cmd] {
     if (a->spotter_dir.empty()) a->spotter_dir = spot::default_spotter_dir();
+    if (*part == "detector") {
+      d->train_json = a->train_json, d->train_images = a->train_images, d->val_json = a->val_json, d->val_images = a->val_images;
+      d->spotter_dir = a->spotter_dir, d->out_dir = a->out_dir, d->epochs = a->epochs;
+      if (cmd->count("--batch-size") > 0) d->batch_size = a->batch_size;  // else the detector's own (4 crops)
+      d->lr = a->lr, d->seed = a->seed, d->threads = a->threads, d->resume = a->resume, d->progress = a->progress;
+      if (!units->empty()) d->units = *units;
+      const train::DetectorScore s = train::train_detector(*d);
+      std::fprintf(stderr, "train-spotter: best validation: loss %.4f, pixel F %.3f -> %s/best\n", s.loss, s.pixel_f, a->out_dir.c_str());
+      return;
+    }
+    if (!units->empty()) a->units = *units;
     const train::RecognizerScore s = train::train_recognizer(*a);
     std::fprintf(stderr, "train-spotter: best validation: %zu words, exact %.3f, characters %.3f -> %s/best\n", s.words, s.exact,
                  s.char_accuracy, a->out_dir.c_str());

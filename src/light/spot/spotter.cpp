@@ -9,6 +9,7 @@
 #include <numeric>
 #include <nlohmann/json.hpp>
 
+#include "light/data/detector_targets.h"
 #include "light/data/word_crops.h"
 #include "light/error.h"
 #include "light/model/spotter_models.h"
@@ -67,18 +68,10 @@ Spotter& Spotter::operator=(Spotter&&) noexcept = default;
 
 namespace {
 
-// The detector's input for a window of RGB pixels (w x h at most the padded size pw x ph, multiples of
-// 32): BGR planes normalised with ImageNet's mean and std; the padding is the mean (0 once normalised).
+// The detector's input for a window of RGB pixels padded to pw x ph (data::detector_planes).
 std::vector<float> detector_input(const cv::Mat& rgb, int pw, int ph) {
-  static const float mean[3] = {0.485f, 0.456f, 0.406f}, stdev[3] = {0.229f, 0.224f, 0.225f};
-  std::vector<float> out(static_cast<size_t>(3) * pw * ph, 0.0f);
-  for (int c = 0; c < 3; ++c) {  // plane c is B, G, R for c = 0, 1, 2
-    float* plane = out.data() + static_cast<size_t>(c) * pw * ph;
-    for (int y = 0; y < rgb.rows; ++y) {
-      const uint8_t* src = rgb.ptr<uint8_t>(y) + (2 - c);
-      for (int x = 0; x < rgb.cols; ++x) plane[static_cast<size_t>(y) * pw + x] = (src[3 * x] / 255.0f - mean[c]) / stdev[c];
-    }
-  }
+  std::vector<float> out(static_cast<size_t>(3) * pw * ph);
+  data::detector_planes(rgb.ptr<uint8_t>(), rgb.cols, rgb.rows, rgb.step[0], pw, ph, out.data());
   return out;
 }
 

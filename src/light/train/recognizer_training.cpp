@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include <nlohmann/json.hpp>
 
+#include "light/data/text_lines.h"
 #include "light/data/tile_image.h"
 #include "light/data/word_crops.h"
 #include "light/error.h"
@@ -19,6 +21,7 @@
 #include "light/model/device.h"
 #include "light/model/ppocr_rec.h"
 #include "light/text/ctc_dictionary.h"
+#include "light/train/spotter_run.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
 
@@ -34,50 +37,79 @@ struct WordExample {
   std::string text;
 };
 
-// Every legible word with a text the dictionary can spell in the allowed alphabet, straightened, at most `max_words` (a
-// random choice of them when there are more).
+// Every legible word with a text the dictionary can spell in the allowed alphabet, straightened; with
+// `lines`, each run of such words of a phrase on one line (data::same_line_runs) as one strip whose text
+// holds their spaces, grown by a margin like a detector's box (random in training, fixed in validation).
+// At most `max_units` (a random choice of them when there are more).
 std::vector<WordExample> load_words(const std::string& json, const std::string& images, const text::Dictionary& dict,
-                                    const std::vector<bool>& allowed, int max_words, uint64_t seed, bool progress, const char* what) {
+                                    const std::vector<bool>& allowed, int max_units, uint64_t seed, bool progress, const char* what,
+                                    bool lines, bool random_margin) {
   const maptext::Dataset data = maptext::read_maptext(json, {maptext::Kind::GroundTruth});
   struct Ref {
     size_t tile;
-    const maptext::Word* word;
+    std::vector<std::vector<maptext::Point>> polygons;
+    std::string text;
   };
   std::vector<Ref> refs;
   size_t unspellable = 0;
   for (size_t t = 0; t < data.size(); ++t)
-    for (const auto& g : data[t].groups)
+    for (const auto& g : data[t].groups) {
+      // The phrase's readable words, cut into segments at any word that is not.
+      std::vector<std::vector<std::pair<std::vector<maptext::Point>, std::string>>> segments(1);
       for (const auto& w : g) {
-        if (w.ignore() || !w.text || w.text->empty()) continue;
-        const auto ids = dict.encode(*w.text);
-        if (!ids || std::any_of(ids->begin(), ids->end(), [&](int c) { return !allowed[static_cast<size_t>(c)]; })) {
-          ++unspellable;
+        const bool legible = !w.ignore() && w.text && !w.text->empty();
+        const auto ids = legible ? dict.encode(*w.text) : std::nullopt;
+        const geometry::Resampled p = geometry::resample_word_polygon(w.vertices, 16);
+        if (!ids || !p.ok || std::any_of(ids->begin(), ids->end(), [&](int c) { return !allowed[static_cast<size_t>(c)]; })) {
+          unspellable += legible;
+          if (!segments.back().empty()) segments.emplace_back();
           continue;
         }
-        refs.push_back({t, &w});
+        segments.back().push_back({p.polygon, *w.text});
       }
+      for (const auto& seg : segments) {
+        if (seg.empty()) continue;
+        std::vector<std::vector<maptext::Point>> polys;
+        for (const auto& [poly, text] : seg) polys.push_back(poly);
+        const std::vector<data::LineRun> runs =
+            lines ? data::same_line_runs(polys) : [&] {
+              std::vector<data::LineRun> r;
+              for (size_t i = 0; i < polys.size(); ++i) r.push_back({i, i});
+              return r;
+            }();
+        for (const auto& run : runs) {
+          Ref r{t, {}, {}};
+          for (size_t i = run.first; i <= run.last; ++i) {
+            r.polygons.push_back(polys[i]);
+            r.text += (i > run.first ? " " : "") + seg[i].second;
+          }
+          refs.push_back(std::move(r));
+        }
+      }
+    }
   std::mt19937_64 rng(seed);
-  if (max_words > 0 && refs.size() > static_cast<size_t>(max_words)) {
+  if (max_units > 0 && refs.size() > static_cast<size_t>(max_units)) {
     std::shuffle(refs.begin(), refs.end(), rng);
-    refs.resize(static_cast<size_t>(max_words));
+    refs.resize(static_cast<size_t>(max_units));
     std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.tile < b.tile; });
   }
   std::vector<WordExample> out;
-  Progress bar(std::string("words (") + what + ")", refs.size(), "words");
+  Progress bar(std::string(lines ? "lines (" : "words (") + what + ")", refs.size(), lines ? "lines" : "words");
   if (!progress) bar.finish();
   size_t loaded_tile = SIZE_MAX;
   image::RgbImage img;
+  std::uniform_real_distribution<double> across(0.0, 0.2), along(0.0, 0.4);
   for (const Ref& r : refs) {
     if (r.tile != loaded_tile) {
       img = image::read_rgb(data::find_tile_image(images, data[r.tile].image));
       loaded_tile = r.tile;
     }
-    const geometry::Resampled p = geometry::resample_word_polygon(r.word->vertices, 16);
-    if (!p.ok) continue;
     WordExample e;
-    e.strip = data::straighten_word(img, p.polygon, 48, 48 * 25);
-    e.target = *dict.encode(*r.word->text);
-    e.text = *r.word->text;
+    const std::vector<maptext::Point> polygon =
+        !lines ? r.polygons.front() : random_margin ? data::line_polygon(r.polygons, across(rng), along(rng)) : data::line_polygon(r.polygons, 0.1, 0.2);
+    e.strip = data::straighten_word(img, polygon, 48, 48 * 25);
+    e.target = *dict.encode(r.text);
+    e.text = r.text;
     if (static_cast<size_t>(e.strip.width / 8) < e.target.size()) continue;  // too short to read its letters
     out.push_back(std::move(e));
     if (progress) bar.add();
@@ -140,13 +172,9 @@ RecognizerScore score(model::TextRecognizerImpl& rec, const std::vector<WordExam
 }  // namespace
 
 RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
-  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
-    if (!fs::is_regular_file(fs::path(o.spotter_dir) / f)) throw Error(o.spotter_dir + " (--spotter): not a spotter folder (no " + f + ")");
-  if (!(o.lr > 0 && o.lr < 1)) throw Error("--lr: expected a learning rate in (0, 1)");
+  check_spotter_run(o.spotter_dir, o.lr, o.out_dir, o.resume);
   if (o.epochs < 1 || o.batch_size < 1) throw Error("--max-epochs and --batch-size: expected at least 1");
   const fs::path out(o.out_dir);
-  if (o.resume ? !fs::exists(out / "last.safetensors") : fs::exists(out))
-    throw Error(o.out_dir + (o.resume ? " (--out): no run to resume (no last.safetensors)" : " (--out): exists; give a new folder, or --resume"));
   model::set_threads(o.threads);
   model::TextRecognizer rec = model::load_text_recognizer(o.spotter_dir + "/recognizer.safetensors");
   const text::Dictionary dict(o.spotter_dir + "/keys.txt", static_cast<int>(rec->classes));
@@ -159,23 +187,23 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
       ids_list.push_back(c);
     }
   const torch::Tensor ids = torch::tensor(ids_list, torch::kLong);
-  const auto train = load_words(o.train_json, o.train_images, dict, allowed, o.max_words, static_cast<uint64_t>(o.seed), o.progress, "training");
-  const auto val = load_words(o.val_json, o.val_images, dict, allowed, std::max(0, o.max_words / 5), 7, o.progress, "validation");
+  if (o.units != "lines" && o.units != "words") throw Error("--units: expected lines or words, got \"" + o.units + "\"");
+  const bool lines = o.units == "lines";
+  const auto train =
+      load_words(o.train_json, o.train_images, dict, allowed, o.max_words, static_cast<uint64_t>(o.seed), o.progress, "training", lines, true);
+  const auto val = load_words(o.val_json, o.val_images, dict, allowed, std::max(0, o.max_words / 5), 7, o.progress, "validation", lines, false);
   int first_epoch = 1;
   RecognizerScore best;
   if (o.resume) {
-    model::load_state(*rec, model::read_safetensors_state_dict((out / "last.safetensors").string()), (out / "last.safetensors").string());
-    const nlohmann::json state = nlohmann::json::parse(read_file((out / "state.json").string()));
+    const nlohmann::json state = resume_spotter_run(*rec, o.out_dir);
     first_epoch = state.at("epoch").get<int>() + 1;
     best = {state.at("best_words").get<size_t>(), state.at("best_exact").get<double>(), state.at("best_char_accuracy").get<double>()};
   } else {
-    fs::create_directories(out / "best");
-    for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
-      fs::copy_file(fs::path(o.spotter_dir) / f, out / "best" / f);
+    start_spotter_run(o.spotter_dir, o.out_dir);
     rec->eval();
     best = score(*rec, val, ids, dict, o.batch_size);
     if (o.progress)
-      std::fprintf(stderr, "epoch 0: validation %zu words: exact %.3f, characters %.3f\n", best.words, best.exact, best.char_accuracy);
+      std::fprintf(stderr, "epoch 0: validation %zu %s: exact %.3f, characters %.3f\n", best.words, o.units.c_str(), best.exact, best.char_accuracy);
   }
   rec->eval();  // batch norm keeps its statistics; every weight learns
   torch::optim::Adam opt(rec->parameters(), torch::optim::AdamOptions(o.lr));
@@ -225,8 +253,7 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
                                                          .dump());
     const nlohmann::json line{{"epoch", epoch}, {"train_loss", loss_sum / std::max<size_t>(1, steps_done)}, {"val_exact", s.exact},
                               {"val_char_accuracy", s.char_accuracy}, {"best", better}};
-    std::string log = fs::exists(out / "log.jsonl") ? read_file((out / "log.jsonl").string()) : "";
-    write_file_atomic((out / "log.jsonl").string(), log + line.dump() + "\n");
+    append_run_log(o.out_dir, line.dump());
     if (o.progress)
       std::fprintf(stderr, "epoch %d: train loss %.4f, validation exact %.3f, characters %.3f%s\n", epoch, loss_sum / std::max<size_t>(1, steps_done),
                    s.exact, s.char_accuracy, better ? " (best)" : "");

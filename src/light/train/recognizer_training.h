@@ -1,6 +1,6 @@
 // Fine-tuning the spotter's recogniser on labelled map tiles (MapText ground truth and its images, e.g.
-// `light synth` tiles): every legible word with a transcription is straightened from its polygon
-// (data::straighten_word) and read with CTC's loss against its text, over the alphabet `light spot`
+// `light synth` tiles): every line of legible words with transcriptions (or every word) is straightened
+// from its polygon (data::straighten_word) and read with CTC's loss against its text, over the alphabet `light spot`
 // reads with. Batch norm keeps its statistics (the model stays in eval mode; its weights learn). Each
 // epoch is scored on the validation words (exact words, character accuracy); the best epoch's
 // recogniser, with the initial spotter's detector and dictionary, is a spotter folder.
@@ -14,6 +14,9 @@ struct RecognizerTrainOptions {
   std::string spotter_dir;  // the spotter to start from (detector.safetensors, recognizer.safetensors, keys.txt)
   std::string out_dir;      // the run: best/ (a spotter folder), last.safetensors, log.jsonl, options
   std::string alphabet = "latin";
+  // What a training example is: "lines" (the words of a phrase on one line, read together with their
+  // spaces, as the spotter reads a detected line) or "words" (each word alone).
+  std::string units = "lines";
   int epochs = 3, batch_size = 32, threads = 0, max_words = 20000, seed = 1;
   double lr = 1e-4;
   bool resume = false;  // continue the run in out_dir after its last finished epoch

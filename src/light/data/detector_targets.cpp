@@ -1,0 +1,99 @@
+#include "light/data/detector_targets.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "light/error.h"
+
+namespace light::data {
+
+namespace {
+using maptext::Point;
+double dist(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
+
+void check(const std::vector<Point>& p) {
+  if (p.size() < 4 || p.size() % 2) throw Error("detector targets: a word polygon needs an even number of points, at least 4");
+}
+}  // namespace
+
+double db_shrink_distance(const std::vector<Point>& p, double ratio) {
+  double area = 0, perimeter = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    const Point& a = p[i];
+    const Point& b = p[(i + 1) % p.size()];
+    area += a.x * b.y - b.x * a.y;
+    perimeter += dist(a, b);
+  }
+  return perimeter > 0 ? std::abs(area) / 2 * (1 - ratio * ratio) / perimeter : 0.0;
+}
+
+std::vector<Point> shrink_word_polygon(const std::vector<Point>& p, double d) {
+  check(p);
+  const size_t n = p.size(), half = n / 2;
+  std::vector<Point> out = p;
+  for (size_t k = 0; k < half; ++k) {  // facing vertices k (lower) and n-1-k (upper) drawn together
+    Point& lo = out[k];
+    Point& up = out[n - 1 - k];
+    const double len = dist(lo, up);
+    if (len <= 0) continue;
+    const double t = std::min(d, 0.4 * len) / len;
+    const Point l = lo, u = up;
+    lo = {l.x + t * (u.x - l.x), l.y + t * (u.y - l.y)};
+    up = {u.x - t * (u.x - l.x), u.y - t * (u.y - l.y)};
+  }
+  // The two ends drawn in along the word (its length from the first to the last facing pair's middle).
+  const Point first{(out[0].x + out[n - 1].x) / 2, (out[0].y + out[n - 1].y) / 2};
+  const Point last{(out[half - 1].x + out[half].x) / 2, (out[half - 1].y + out[half].y) / 2};
+  const double length = dist(first, last);
+  if (length > 0) {
+    const double s = std::min(d, 0.4 * length);
+    const Point u{(last.x - first.x) / length, (last.y - first.y) / length};
+    for (size_t idx : {size_t{0}, n - 1}) out[idx] = {out[idx].x + s * u.x, out[idx].y + s * u.y};
+    for (size_t idx : {half - 1, half}) out[idx] = {out[idx].x - s * u.x, out[idx].y - s * u.y};
+  }
+  return out;
+}
+
+DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons, const std::vector<bool>& ignore, int width, int height,
+                                 double min_height) {
+  if (polygons.size() != ignore.size()) throw Error("detector targets: one ignore flag a polygon");
+  DetectorTargets t;
+  t.width = width;
+  t.height = height;
+  cv::Mat text(height, width, CV_8U, cv::Scalar(0)), mask(height, width, CV_8U, cv::Scalar(1));
+  auto pts = [](const std::vector<Point>& p) {
+    std::vector<cv::Point> v;
+    for (const Point& q : p) v.emplace_back(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
+    return v;
+  };
+  for (size_t i = 0; i < polygons.size(); ++i) {
+    const auto& p = polygons[i];
+    check(p);
+    double h = 0;
+    for (size_t k = 0; k < p.size() / 2; ++k) h += dist(p[k], p[p.size() - 1 - k]) / static_cast<double>(p.size() / 2);
+    if (ignore[i] || h < min_height) {
+      cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pts(p)}, cv::Scalar(0));
+      continue;
+    }
+    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pts(shrink_word_polygon(p, db_shrink_distance(p)))}, cv::Scalar(1));
+  }
+  t.text.assign(text.datastart, text.dataend);
+  t.mask.assign(mask.datastart, mask.dataend);
+  return t;
+}
+
+void detector_planes(const uint8_t* rgb, int w, int h, size_t row_bytes, int pw, int ph, float* planes) {
+  static const float mean[3] = {0.485f, 0.456f, 0.406f}, stdev[3] = {0.229f, 0.224f, 0.225f};
+  std::fill(planes, planes + static_cast<size_t>(3) * pw * ph, 0.0f);
+  for (int c = 0; c < 3; ++c) {  // plane c is B, G, R for c = 0, 1, 2
+    float* plane = planes + static_cast<size_t>(c) * pw * ph;
+    for (int y = 0; y < h; ++y) {
+      const uint8_t* src = rgb + static_cast<size_t>(y) * row_bytes + (2 - c);
+      for (int x = 0; x < w; ++x) plane[static_cast<size_t>(y) * pw + x] = (src[3 * x] / 255.0f - mean[c]) / stdev[c];
+    }
+  }
+}
+
+}  // namespace light::data
