@@ -2,6 +2,7 @@
 // polygons, and `light spot` end to end on the bundled synthetic tile (the evaluator's numbers).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -214,6 +215,30 @@ TEST(SpotCommand, RefusesACorruptModelFileNamingItAndWritesNothing) {
 }  // namespace
 
 namespace {
+
+TEST(SpotCommand, SpotsItsShareOfAFolderOfMapsAndRefusesABadShare) {
+  const std::string dir = light::test::temp_dir();
+  std::filesystem::create_directories(dir + "/maps");
+  for (const char* name : {"a.jpg", "b.jpg", "c.jpg"})
+    std::filesystem::copy_file(light::test::source_path("data/schagen-1689/schagen-1689-europe-africa.jpg"), dir + "/maps/" + name);
+  // Two shards: every map read once, by one of them (by a hash of its name: b, then a and c).
+  std::vector<std::string> seen;
+  for (const char* k : {"1", "2"}) {
+    const std::string out = dir + "/w" + k + ".json";
+    const auto r = light::test::run_light("spot --images " + light::test::q(dir + "/maps") + " --shard " + k + "/2 -o " + light::test::q(out) +
+                                          " -q --threads 1");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& t : light::maptext::read_maptext(out, {light::maptext::Kind::Predictions, true})) {
+      seen.push_back(t.image);
+      EXPECT_GT(t.groups.size(), 20u);
+    }
+  }
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(seen, (std::vector<std::string>{"a.jpg", "b.jpg", "c.jpg"}));
+  const auto r = light::test::run_light("spot --images " + light::test::q(dir + "/maps") + " --shard 3/2 -o " + light::test::q(dir + "/x.json"));
+  light::test::expect_error(r, "--shard");
+  EXPECT_FALSE(light::test::file_exists(dir + "/x.json"));
+}
 
 TEST(LinkFromImages, WithoutWordsTheSpotterReadsTheMapAndTheModelLinksItsWords) {
   const std::string dir = light::test::temp_dir();

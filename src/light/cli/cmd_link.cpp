@@ -107,7 +107,7 @@ void add_link_command(CLI::App& app) {
       "STRIDE: tiles named MAP_h<row>_w<col> put back on their map (moved by row and column times STRIDE px), words in overlaps once");
   cmd->add_option("--merge-ioa", args->merge_ioa, "With --merge-tiles: two words are one when their overlap covers this share of the smaller")
       ->capture_default_str();
-  cmd->add_option("--shard", args->shard, "K/N: with --collection, this machine's share (every N-th map from the K-th)");
+  cmd->add_option("--shard", args->shard, "K/N: with --collection, this machine's share (the maps whose name hashes to K of N)");
   cmd->add_option("-o,--out", args->out, "Output file: MapText JSON (predictions, regrouped), GeoJSON or Web Annotations (--format)")->required();
   cmd->add_option("--format", args->format, "maptext | geojson (a Feature per phrase) | webanno (W3C Web Annotations for IIIF viewers)")
       ->check(CLI::IsMember({"maptext", "geojson", "webanno"}))

@@ -7,6 +7,7 @@
 
 #include "light/cli/commands.h"
 #include "light/error.h"
+#include "light/link/collection.h"
 #include "light/spot/spotter.h"
 #include "light/util/fs.h"
 
@@ -15,7 +16,7 @@ namespace light::cli {
 
 void add_spot_command(CLI::App& app) {
   struct Args {
-    std::string images, out, spotter, device = "cpu";
+    std::string images, out, spotter, device = "cpu", shard;
     int threads = 0;
     bool quiet = false;
     spot::SpotOptions options;
@@ -30,12 +31,20 @@ void add_spot_command(CLI::App& app) {
   cmd->add_option("--scale", a->options.scale, "The detector reads the image resized by this factor (0: auto, enlarged when the lettering is small)")
       ->capture_default_str();
   cmd->add_option("--window", a->options.window, "Detector window side in pixels (a multiple of 32)")->capture_default_str();
+  cmd->add_option("--shard", a->shard, "K/N: with a folder of images, this machine's share (the images whose name hashes to K of N)");
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--device", a->device, "cpu | cuda")->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "No progress");
   cmd->callback([a] {
     check_output_is_not_input("--out", a->out, {{"--images", a->images}});
-    const auto images = spot::list_map_images(a->images);
+    auto images = spot::list_map_images(a->images);
+    if (!a->shard.empty()) {  // the share of link --collection --shard: by a hash of each name
+      std::vector<link::MapJob> jobs;
+      for (const auto& [key, path] : images) jobs.push_back({key, path, path, ""});
+      std::vector<std::pair<std::string, std::string>> mine;
+      for (const link::MapJob& j : link::shard(jobs, a->shard)) mine.push_back({j.name, j.image});
+      images = std::move(mine);
+    }
     for (const auto& [key, path] : images)
       if (same_file(path, a->out)) throw Error(a->out + " (--out): is one of the images; write the output elsewhere");
     model::PredictorOptions runtime;

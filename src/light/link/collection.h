@@ -20,7 +20,8 @@ struct MapJob {
 // naming the manifest, the line and the column; two jobs with one name are refused.
 std::vector<MapJob> read_collection(const std::string& path);
 
-// "K/N" (1 <= K <= N): this machine's share of the jobs, every N-th from the K-th; light::Error naming
+// "K/N" (1 <= K <= N): this machine's share of the jobs, those whose name hashes (FNV-1a) to K of N, so
+// that a map keeps its shard when maps are added; light::Error naming
 // --shard otherwise. "" = all.
 std::vector<MapJob> shard(const std::vector<MapJob>& jobs, const std::string& spec);
 
