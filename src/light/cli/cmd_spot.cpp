@@ -38,11 +38,11 @@ void add_spot_command(CLI::App& app) {
   cmd->callback([a] {
     check_output_is_not_input("--out", a->out, {{"--images", a->images}});
     auto images = spot::list_map_images(a->images);
-    if (!a->shard.empty()) {  // the share of link --collection --shard: by a hash of each name
-      std::vector<link::MapJob> jobs;
-      for (const auto& [key, path] : images) jobs.push_back({key, path, path, ""});
+    if (!a->shard.empty()) {  // the share link --collection --shard takes: by a hash of each name
+      std::vector<std::string> keys;
+      for (const auto& image : images) keys.push_back(image.first);
       std::vector<std::pair<std::string, std::string>> mine;
-      for (const link::MapJob& j : link::shard(jobs, a->shard)) mine.push_back({j.name, j.image});
+      for (const size_t i : link::shard_indices(keys, a->shard)) mine.push_back(images[i]);
       images = std::move(mine);
     }
     for (const auto& [key, path] : images)

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "light/error.h"
+#include "light/geometry/polygon.h"
 
 namespace light::data {
 
@@ -19,14 +20,9 @@ void check(const std::vector<Point>& p) {
 }  // namespace
 
 double db_shrink_distance(const std::vector<Point>& p, double ratio) {
-  double area = 0, perimeter = 0;
-  for (size_t i = 0; i < p.size(); ++i) {
-    const Point& a = p[i];
-    const Point& b = p[(i + 1) % p.size()];
-    area += a.x * b.y - b.x * a.y;
-    perimeter += dist(a, b);
-  }
-  return perimeter > 0 ? std::abs(area) / 2 * (1 - ratio * ratio) / perimeter : 0.0;
+  double perimeter = 0;
+  for (size_t i = 0; i < p.size(); ++i) perimeter += dist(p[i], p[(i + 1) % p.size()]);
+  return perimeter > 0 ? geometry::area(p) * (1 - ratio * ratio) / perimeter : 0.0;
 }
 
 std::vector<Point> shrink_word_polygon(const std::vector<Point>& p, double d) {
@@ -71,9 +67,7 @@ DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons
   for (size_t i = 0; i < polygons.size(); ++i) {
     const auto& p = polygons[i];
     check(p);
-    double h = 0;
-    for (size_t k = 0; k < p.size() / 2; ++k) h += dist(p[k], p[p.size() - 1 - k]) / static_cast<double>(p.size() / 2);
-    if (ignore[i] || h < min_height) {
+    if (ignore[i] || geometry::reading_frame(p).height < min_height) {
       cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pts(p)}, cv::Scalar(0));
       continue;
     }

@@ -12,10 +12,10 @@
 namespace light::data {
 
 // 16-point word polygons (geometry::resample_word_polygon) of a phrase's words in reading order ->
-// runs [first, last] of words on one line. The next word belongs to the line when its start lies at most
-// `max_gap` heights (the previous word's) past the previous word's end and at most half a height
-// above or below its baseline, the two reading directions within 25 degrees and the heights within a
-// factor 1.5.
+// runs [first, last] of words on one line. The next word belongs to the line when, in the previous
+// word's reading frame (geometry::link_offset, in its heights), it lies ahead with at most `max_gap` of
+// white between them and its centre at most half a height above or below, the two reading directions
+// within 25 degrees and the heights within a factor 1.5.
 struct LineRun {
   size_t first = 0, last = 0;
 };

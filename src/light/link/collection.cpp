@@ -148,8 +148,12 @@ std::vector<MapJob> read_collection(const std::string& path) {
   return jobs;
 }
 
-std::vector<MapJob> shard(const std::vector<MapJob>& jobs, const std::string& spec) {
-  if (spec.empty()) return jobs;
+std::vector<size_t> shard_indices(const std::vector<std::string>& names, const std::string& spec) {
+  std::vector<size_t> out;
+  if (spec.empty()) {
+    for (size_t i = 0; i < names.size(); ++i) out.push_back(i);
+    return out;
+  }
   const auto slash = spec.find('/');
   long k = 0, n = 0;
   try {
@@ -164,12 +168,19 @@ std::vector<MapJob> shard(const std::vector<MapJob>& jobs, const std::string& sp
   if (!(n >= 1 && k >= 1 && k <= n)) throw Error("--shard: expected K/N with 1 <= K <= N, got \"" + spec + "\"");
   // By a hash of each map's name, not its place in a listing: a map keeps its shard when maps are
   // added to the folder between the shards' runs (FNV-1a, 64 bits: the same on every machine).
-  std::vector<MapJob> out;
-  for (const MapJob& j : jobs) {
+  for (size_t i = 0; i < names.size(); ++i) {
     uint64_t h = 14695981039346656037ull;
-    for (const unsigned char c : j.name) h = (h ^ c) * 1099511628211ull;
-    if (h % static_cast<uint64_t>(n) == static_cast<uint64_t>(k - 1)) out.push_back(j);
+    for (const unsigned char c : names[i]) h = (h ^ c) * 1099511628211ull;
+    if (h % static_cast<uint64_t>(n) == static_cast<uint64_t>(k - 1)) out.push_back(i);
   }
+  return out;
+}
+
+std::vector<MapJob> shard(const std::vector<MapJob>& jobs, const std::string& spec) {
+  std::vector<std::string> names;
+  for (const MapJob& j : jobs) names.push_back(j.name);
+  std::vector<MapJob> out;
+  for (const size_t i : shard_indices(names, spec)) out.push_back(jobs[i]);
   return out;
 }
 

@@ -24,5 +24,8 @@ std::vector<MapJob> read_collection(const std::string& path);
 // that a map keeps its shard when maps are added; light::Error naming
 // --shard otherwise. "" = all.
 std::vector<MapJob> shard(const std::vector<MapJob>& jobs, const std::string& spec);
+// The same share of any named items (`light spot --shard`: a folder's images): the indices of the names
+// in shard `spec`, in their order.
+std::vector<size_t> shard_indices(const std::vector<std::string>& names, const std::string& spec);
 
 }  // namespace light::link

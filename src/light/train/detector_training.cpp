@@ -50,9 +50,8 @@ std::vector<TileRegions> load_regions(const std::string& json, const std::string
       std::vector<std::vector<Point>> legible;  // a run of legible words, cut at an illegible one
       auto flush = [&] {
         if (legible.empty()) return;
-        const std::vector<data::LineRun> runs = lines ? data::same_line_runs(legible) : std::vector<data::LineRun>{};
         if (lines)
-          for (const auto& r : runs)
+          for (const auto& r : data::same_line_runs(legible))
             t.polygons.push_back(data::line_polygon({legible.begin() + static_cast<long>(r.first), legible.begin() + static_cast<long>(r.last) + 1}));
         else
           t.polygons.insert(t.polygons.end(), legible.begin(), legible.end());
@@ -62,15 +61,13 @@ std::vector<TileRegions> load_regions(const std::string& json, const std::string
       for (const auto& w : g) {
         const geometry::Resampled p = geometry::resample_word_polygon(w.vertices, 16);
         if (!p.ok) continue;
-        double h = 0;
-        for (size_t k = 0; k < 8; ++k) h += std::hypot(p.polygon[k].x - p.polygon[15 - k].x, p.polygon[k].y - p.polygon[15 - k].y) / 8;
         if (w.ignore()) {
           flush();
           t.polygons.push_back(p.polygon);
           t.ignore.push_back(true);
           continue;
         }
-        heights.push_back(h);
+        heights.push_back(geometry::reading_frame(p.polygon).height);
         legible.push_back(p.polygon);
       }
       flush();

@@ -71,12 +71,11 @@ std::vector<WordExample> load_words(const std::string& json, const std::string& 
         if (seg.empty()) continue;
         std::vector<std::vector<maptext::Point>> polys;
         for (const auto& [poly, text] : seg) polys.push_back(poly);
-        const std::vector<data::LineRun> runs =
-            lines ? data::same_line_runs(polys) : [&] {
-              std::vector<data::LineRun> r;
-              for (size_t i = 0; i < polys.size(); ++i) r.push_back({i, i});
-              return r;
-            }();
+        std::vector<data::LineRun> runs;  // each word its own run, or the phrase's lines
+        if (lines)
+          runs = data::same_line_runs(polys);
+        else
+          for (size_t i = 0; i < polys.size(); ++i) runs.push_back({i, i});
         for (const auto& run : runs) {
           Ref r{t, {}, {}};
           for (size_t i = run.first; i <= run.last; ++i) {
