@@ -20,6 +20,8 @@ PACKAGES=(
   # synthetic maps: rendering, real fonts, a gazetteer of place names
   libcairo2-dev libpango1.0-dev libtimezonemap-data
   fonts-texgyre fonts-oldstandard fonts-ebgaramond fonts-junicode fonts-dejavu-core
+  # the Python module (pybind11) and its tests
+  python3-dev pybind11-dev python3-numpy python3-pytest
   # tests and benchmarks; `light view` pages are tested in a headless Chromium driven by node
   libgtest-dev libgmock-dev libbenchmark-dev chromium nodejs
 )

@@ -8,7 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build build --parallel "$(nproc)" --target light light-full
+cmake --build build --parallel "$(nproc)" --target light light-full light_api
+# The Python module, when this machine has Python's headers and pybind11 (install-deps installs them).
+PYTHON_MODULE=""
+if grep -q "light_python" build/build.ninja 2> /dev/null; then
+  cmake --build build --parallel "$(nproc)" --target light_python
+  PYTHON_MODULE=yes
+fi
+# Installed (commands, library, models, the Python module into its interpreter's site-packages), so
+# that `light` and `python3 -c "import light"` work from anywhere.
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO cmake --install build > build/install.log
 Q=build/quickstart
 mkdir -p "$Q"
 SCAN=data/schagen-1689
@@ -59,3 +70,18 @@ echo
 echo "== light eval: the MapText competition example, a spotter's prediction (task detrecedges) =="
 ./build/light eval --gt data/maptext-example/example_gt.json --pred data/maptext-example/example_pred.json \
   --task detrecedges
+
+if [ -n "$PYTHON_MODULE" ]; then
+  echo
+  echo "== Python: import light; the bundled tile linked in-process (docs/python.md) =="
+  tile_dir=$(pwd)/$TILE
+  (cd /tmp && python3 - "$tile_dir" <<'PY'
+import sys, light
+tile = sys.argv[1]
+words = light.read_maptext(tile + "/annotations.json")
+phrases = light.link(words, images=tile)
+print(" | ".join(" ".join(w["text"] for w in g) for g in phrases[0]["groups"][:8]), "| ...")
+print("edges_fscore", light.evaluate(light.read_maptext(tile + "/annotations.json", kind="ground_truth"), phrases, task="detedges")["edges_fscore"])
+PY
+  )
+fi

@@ -7,7 +7,8 @@ set -euo pipefail
 build=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+# The C++ package alone (the Python module, component python, goes to its interpreter's site-packages).
+cmake --install "$build" --prefix "$work/prefix" --component Unspecified > "$work/install.log"
 test -f "$work/prefix/include/light/light.h" && test -f "$work/prefix/lib/cmake/light/lightConfig.cmake" || test -f "$work/prefix/lib/x86_64-linux-gnu/cmake/light/lightConfig.cmake"
 gen=(); command -v ninja > /dev/null && gen=(-G Ninja)
 cmake -S "$src/examples" -B "$work/build" "${gen[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release > "$work/configure.log"

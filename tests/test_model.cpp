@@ -8,6 +8,7 @@
 
 #include "light/io/safetensors.h"
 #include "light/model/checkpoint.h"
+#include "light/model/device.h"
 #include "light/model/light.h"
 #include "light/model/poly_encoder.h"
 #include "light/error.h"
@@ -204,6 +205,31 @@ size_t count_words(const maptext::Dataset& d) {
   return n;
 }
 }  // namespace
+
+TEST(ModelLink, TwoLinkersInOneProcessEachRunWithTheirOwnThreads) {
+  // LibTorch's thread count is one per process; a Python user keeps a Linker(threads=1) and a
+  // Linker(threads=2): each must link with its own, not with the count of the one made last.
+  const std::string dir = test::temp_dir();
+  const std::string m = model_with_tokenizer(dir + "/model");
+  synth::SynthOptions so;
+  so.width = so.height = 500;
+  const auto data = synth::synthesize(synth::Gazetteer(""), so, dir + "/syn", 1, 3, false);
+  ModelLinkOptions one, two;
+  one.threads = 1, two.threads = 2;
+  light::link::ModelLinker first(m, one), second(m, two);
+  ModelLinkReport r;
+  const std::string image = dir + "/syn/" + data[0].image;
+  first.link_file(data[0], image, r);
+  EXPECT_EQ(light::model::threads_in_use(), 1);
+  second.link_file(data[0], image, r);
+  EXPECT_EQ(light::model::threads_in_use(), 2);
+  const std::string by_first = light::maptext::to_json_text({first.link_file(data[0], image, r)});
+  const std::string by_second = light::maptext::to_json_text({second.link_file(data[0], image, r)});
+  EXPECT_EQ(by_first, by_second);
+  EXPECT_EQ(light::model::threads_in_use(), 2);
+  first.link_file(data[0], image, r);
+  EXPECT_EQ(light::model::threads_in_use(), 1);
+}
 
 TEST(ModelLink, EveryWordOnceWithOneOrManyWindows) {
   const std::string dir = test::temp_dir();

@@ -1,10 +1,15 @@
 // The public API (include/light/light.h) over the pipelines: options translated, nothing else.
 #include "light/light.h"
 
+#include "light/data/tile_image.h"
 #include "light/eval/evaluator.h"
+#include "light/export/phrases.h"
+#include "light/geo/image_georeferences.h"
+#include "light/image/resize.h"
 #include "light/link/heuristic_linking.h"
+#include "light/maptext/spotter_formats.h"
 #include "light/link/default_model.h"
-#include "light/link/model_linking.h"
+#include "light/search/phrase_index.h"
 #include "light/train/trainer.h"
 
 namespace light {
@@ -32,20 +37,93 @@ maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHe
 
 std::string default_model() { return link::find_default_model(executable_dir()); }
 
+Image read_image(const std::string& path) {
+  image::RgbImage im = image::read_rgb(path);
+  return {im.width, im.height, std::move(im.rgb)};
+}
+
+std::string find_tile_image(const std::string& images_dir, const std::string& image_key) {
+  return data::find_tile_image(images_dir, image_key);
+}
+
+namespace {
+maptext::Dataset words_of(maptext::SpotterWords w, std::vector<std::string>* notes) {
+  if (notes) notes->insert(notes->end(), w.notes.begin(), w.notes.end());
+  return std::move(w.data);
+}
+}  // namespace
+
+maptext::Dataset read_words(const std::string& path, std::vector<std::string>* notes) {
+  return words_of(maptext::read_spotter_words(path), notes);
+}
+
+maptext::Dataset parse_words(const std::string& json_text, const std::string& source, std::vector<std::string>* notes) {
+  return words_of(maptext::parse_spotter_words(json_text, source), notes);
+}
+
+namespace {
+std::vector<SearchMatch> matches_of(const search::PhraseIndex& index, const std::string& query, const SearchOptions& options) {
+  if (options.max_edits < -1) throw Error("max_edits: expected a number of character edits, 0 or more (or -1: by the query's length)");
+  search::FindOptions o;
+  o.max_edits = options.max_edits;
+  o.parts = !options.whole;
+  o.limit = options.limit;
+  std::vector<search::Match> found;
+  try {
+    found = index.find(query, o);
+  } catch (const Error& e) {
+    throw Error("QUERY: " + std::string(e.what()));
+  }
+  std::vector<SearchMatch> out;
+  for (const search::Match& m : found) {
+    const search::Phrase p = index.phrase(m.phrase);
+    SearchMatch r;
+    r.text = p.text(), r.file = p.file, r.image = p.image, r.group = p.group;
+    r.edits = m.edits, r.distance = m.distance, r.whole = m.whole, r.first_word = m.first_word, r.last_word = m.last_word;
+    for (const search::PhraseWord& w : p.words) {
+      maptext::Word word;
+      word.text = w.text;
+      word.vertices = w.vertices;
+      r.words.push_back(std::move(word));
+    }
+    r.lonlat = p.lonlat;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<SearchMatch> search_phrases(const std::string& query, const maptext::Dataset& linked, const SearchOptions& options) {
+  return matches_of(search::PhraseIndex(search::dataset_phrases(linked)), query, options);
+}
+
+std::vector<SearchMatch> search_files(const std::string& query, const std::string& in, const SearchOptions& options) {
+  return matches_of(search::open_for_search(in), query, options);
+}
+
+std::string to_geojson(const maptext::Dataset& linked, const GeoJsonOptions& options) {
+  output::GeoJsonOptions o;
+  o.input = options.words;
+  if (options.georef != "none") {
+    if (options.images_dir.empty()) throw Error("georef " + options.georef + ": give images_dir, the folder holding the map images");
+    o.georeference = geo::georeference_images(linked, options.images_dir, options.georef, {}, "georef").for_image;
+  }
+  return output::geojson_text(linked, o);
+}
+
+std::string to_web_annotations(const maptext::Dataset& linked, const std::string& canvas) {
+  output::WebAnnotationOptions o;
+  o.canvas = canvas;
+  return output::web_annotation_text(linked, o);
+}
+
 maptext::Dataset link_by_model(const maptext::Dataset& words, const std::string& model_dir, const std::string& images_dir,
                                const LinkByModelOptions& options, LinkByModelReport* report) {
-  link::ModelLinkOptions o;
-  o.tokenizer_dir = options.tokenizer_dir;
-  o.device = options.device;
-  o.threads = options.threads;
-  o.max_length = options.max_length;
-  o.no_successor_bias = options.no_successor_bias;
-  o.no_successor_exponent = options.no_successor_exponent;
-  o.reading_prior_above = options.reading_prior_above;
-  o.reading_prior_next_line = options.reading_prior_next_line;
-  link::ModelLinkReport r;
-  maptext::Dataset out = link::link_with_model(words, model_dir, images_dir, o, &r);
-  if (report) *report = {r.tiles, r.words, r.model_words, r.windowed_tiles, r.cycles_broken};
+  if (model_dir.empty()) throw Error("link_by_model: give a model folder (default_model() is the bundled one)");
+  Linker linker(model_dir, options);
+  LinkByModelReport r;
+  maptext::Dataset out = linker.link(words, images_dir, &r);
+  if (report) *report = r;
   return out;
 }
 

@@ -13,6 +13,13 @@ void set_threads(int n) {
   torch::set_num_threads(n);
 }
 
+void use_threads(int n) {
+  if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (torch::get_num_threads() != n) torch::set_num_threads(n);
+}
+
+int threads_in_use() { return torch::get_num_threads(); }
+
 torch::Device pick_device(const std::string& name) {
   if (name == "cpu") return torch::kCPU;
   if (name == "cuda") {

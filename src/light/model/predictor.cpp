@@ -11,10 +11,12 @@ namespace light::model {
 struct Predictor::Impl {
   LightTextLinking net{nullptr};
   torch::Device device = torch::kCPU;
+  int threads = 0;
 };
 
 Predictor::Predictor(const std::string& model_path, const PredictorOptions& options) : impl_(std::make_unique<Impl>()) {
   set_threads(options.threads);
+  impl_->threads = options.threads;
   impl_->device = pick_device(options.device);
   impl_->net = load_model(model_path);
   impl_->net->to(impl_->device);
@@ -43,6 +45,7 @@ SuccessorProbs Predictor::successors(const data::TileInputs& window, const std::
 std::vector<SuccessorProbs> Predictor::successors(const std::vector<const data::TileInputs*>& windows,
                                                   const std::vector<const std::vector<float>*>& pixels) {
   torch::NoGradGuard no_grad;
+  use_threads(impl_->threads);
   BatchOptions bo;
   bo.labels = false;
   const Batch b = make_batch(windows, pixels, impl_->net->config, impl_->device, bo);

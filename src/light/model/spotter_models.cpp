@@ -15,10 +15,12 @@ struct SpotterModels::Impl {
   torch::Device device = torch::kCPU;
   torch::Tensor allowed_ids;  // the classes read (int64), cached for the last `allowed`
   std::vector<bool> allowed;
+  int threads = 0;
 };
 
 SpotterModels::SpotterModels(const std::string& dir, const PredictorOptions& options) : impl_(std::make_unique<Impl>()) {
   set_threads(options.threads);
+  impl_->threads = options.threads;
   impl_->device = pick_device(options.device);
   impl_->detector = load_text_detector(dir + "/detector.safetensors");
   impl_->recognizer = load_text_recognizer(dir + "/recognizer.safetensors");
@@ -36,6 +38,7 @@ std::vector<float> SpotterModels::text_probability(const std::vector<float>& ima
   if (h <= 0 || w <= 0 || h % 32 || w % 32 || image.size() != static_cast<size_t>(3) * h * w)
     throw Error("text_probability: expected [3, h, w] with h and w multiples of 32");
   torch::NoGradGuard no_grad;
+  use_threads(impl_->threads);
   const torch::Tensor x = torch::from_blob(const_cast<float*>(image.data()), {1, 3, h, w}, torch::kFloat32).to(impl_->device);
   const torch::Tensor p = impl_->detector->forward(x).to(torch::kCPU).contiguous();
   return std::vector<float>(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
@@ -45,6 +48,7 @@ std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& cro
   if (b <= 0 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * 48 * w)
     throw Error("read_lines: expected [b, 3, 48, w] crops");
   torch::NoGradGuard no_grad;
+  use_threads(impl_->threads);
   const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, 48, w}, torch::kFloat32).to(impl_->device);
   if (!allowed.empty() && static_cast<int>(allowed.size()) != classes())
     throw Error("read_lines: the allowed classes do not match the recogniser");

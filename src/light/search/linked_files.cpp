@@ -129,12 +129,15 @@ std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path) 
   if (!j.is_array()) return std::nullopt;
   maptext::ReadOptions ro;
   ro.kind = maptext::Kind::Predictions;
-  const maptext::Dataset data = maptext::parse_maptext(text, path, ro);
+  return dataset_phrases(maptext::parse_maptext(text, path, ro), path);
+}
+
+std::vector<Phrase> dataset_phrases(const maptext::Dataset& linked, const std::string& file) {
   std::vector<Phrase> out;
-  for (const maptext::Tile& tile : data)
+  for (const maptext::Tile& tile : linked)
     for (size_t g = 0; g < tile.groups.size(); ++g) {
       Phrase p;
-      p.file = path;
+      p.file = file;
       p.image = tile.image;
       p.group = static_cast<uint32_t>(g);
       for (const maptext::Word& w : tile.groups[g]) p.words.push_back({w.text.value_or(""), w.vertices});

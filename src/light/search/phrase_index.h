@@ -105,6 +105,10 @@ class PhraseIndex {
 // and not a MapText list), which a folder's search passes over.
 std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path);
 
+// The phrases of linked MapText held in memory (each group a phrase, empty groups left out), as read
+// from `file`.
+std::vector<Phrase> dataset_phrases(const maptext::Dataset& linked, const std::string& file = "");
+
 // The linked files of a folder, recursively, sorted: *.json and *.geojson (when name.json and
 // name.geojson both exist in one folder, only the GeoJSON, which may carry coordinates).
 std::vector<std::string> linked_files(const std::string& dir);

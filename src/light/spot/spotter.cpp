@@ -221,21 +221,25 @@ std::vector<std::pair<std::string, std::string>> list_map_images(const std::stri
   return out;
 }
 
+maptext::Tile spot_tile(Spotter& spotter, const image::RgbImage& image, const std::string& key) {
+  maptext::Tile tile;
+  tile.image = key;
+  for (const SpottedWord& w : spotter.spot(image)) {
+    maptext::Word word;
+    word.vertices = w.polygon;
+    word.text = w.text;
+    word.extra = nlohmann::json{{"score", std::round(w.score * 1e4) / 1e4}}.dump();
+    tile.groups.push_back({word});
+  }
+  return tile;
+}
+
 maptext::Dataset spot_images(Spotter& spotter, const std::vector<std::pair<std::string, std::string>>& images, bool progress) {
   maptext::Dataset data;
   Progress bar("spot", images.size(), "maps");
   if (!progress) bar.finish();
   for (const auto& [key, path] : images) {
-    const image::RgbImage img = image::read_rgb(path);
-    maptext::Tile tile;
-    tile.image = key;
-    for (const SpottedWord& w : spotter.spot(img)) {
-      maptext::Word word;
-      word.vertices = w.polygon;
-      word.text = w.text;
-      word.extra = nlohmann::json{{"score", std::round(w.score * 1e4) / 1e4}}.dump();
-      tile.groups.push_back({word});
-    }
+    maptext::Tile tile = spot_tile(spotter, image::read_rgb(path), key);
     const size_t found = tile.groups.size();
     data.push_back(std::move(tile));
     if (progress) bar.add(1, found, "words");

@@ -61,6 +61,9 @@ std::vector<maptext::Point> word_polygon(const TextBox& line, double from, doubl
 // it), sorted. Throws light::Error naming `images` when it is neither or holds no image.
 std::vector<std::pair<std::string, std::string>> list_map_images(const std::string& images);
 
+// One map's words as a MapText tile named `key`: every word its own group with "text" and "score".
+maptext::Tile spot_tile(Spotter& spotter, const image::RgbImage& image, const std::string& key);
+
 // MapText predictions of those images: one tile each (its key), every word its own group with
 // "text" and "score". A progress line (maps, words) on standard error when `progress`.
 maptext::Dataset spot_images(Spotter& spotter, const std::vector<std::pair<std::string, std::string>>& images, bool progress);

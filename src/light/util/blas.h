@@ -16,4 +16,10 @@ std::string blas_core();
 // choose one), sets OPENBLAS_CORETYPE and re-executes the program.
 void ensure_fast_blas(char** argv);
 
+// The same correction in a process that cannot restart (a Python module, a program using liblight):
+// OpenBLAS's kernel table chosen again with OPENBLAS_CORETYPE set (gotoblas_dynamic_quit, then
+// gotoblas_dynamic_init, which a DYNAMIC_ARCH OpenBLAS exports). Call it before any BLAS work runs on
+// another thread. Returns the kernel in use ("" without OpenBLAS).
+std::string fix_blas_in_process();
+
 }  // namespace light
