@@ -123,3 +123,105 @@ TEST(DecodingPrior, TheNoSuccessorFactorFollowsTheWordsAroundEachWord) {
   EXPECT_NEAR(q.at(0, 0), 0.4 * 2.5 * std::pow(3.0 / 50, 0.4), 1e-6);
   EXPECT_FLOAT_EQ(p.at(0, 1), 0.6f);
 }
+
+// ---- The lettering prior ---------------------------------------------------------------------------
+
+TEST(Lettering, CaseIsCapitalsAnInitialCapitalSmallLettersOrNone) {
+  EXPECT_EQ(link::letter_case("MISSOURI"), link::LetterCase::Upper);
+  EXPECT_EQ(link::letter_case("ÉCOLE"), link::LetterCase::Upper);
+  EXPECT_EQ(link::letter_case("Lodge"), link::LetterCase::Title);
+  EXPECT_EQ(link::letter_case("A"), link::LetterCase::Title);  // one capital: an initial
+  EXPECT_EQ(link::letter_case("Élan"), link::LetterCase::Title);
+  EXPECT_EQ(link::letter_case("(disused)"), link::LetterCase::Lower);
+  EXPECT_EQ(link::letter_case("de"), link::LetterCase::Lower);
+  EXPECT_EQ(link::letter_case("1906"), link::LetterCase::None);
+  EXPECT_EQ(link::letter_case(""), link::LetterCase::None);
+}
+
+namespace {
+maptext::Word box_word(double x0, double y0, double x1, double y1, const std::string& text) {
+  maptext::Word w;
+  w.vertices = {{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}};
+  w.text = text;
+  return w;
+}
+}  // namespace
+
+// A 100 x 60 tile, white, with a word in dark blue ink (a third of its box inked) and one in black;
+// read at full size and from the same image at half size.
+TEST(Lettering, InkIsTheDarkestFifthOfTheWordsBoxAtAnyScale) {
+  for (int scale : {1, 2}) {
+    SCOPED_TRACE("1/" + std::to_string(scale));
+    image::RgbImage im{100 / scale, 60 / scale, {}};
+    im.rgb.assign(static_cast<size_t>(im.width) * im.height * 3, 255);
+    const auto paint = [&](int x0, int y0, int x1, int y1, uint8_t r, uint8_t g, uint8_t b) {
+      for (int y = y0 / scale; y < y1 / scale; ++y)
+        for (int x = x0 / scale; x < x1 / scale; ++x) {
+          const size_t o = (static_cast<size_t>(y) * im.width + x) * 3;
+          im.rgb[o] = r, im.rgb[o + 1] = g, im.rgb[o + 2] = b;
+        }
+    };
+    paint(0, 0, 40, 6, 0, 0, 102);     // the top third of word 0's box (0-40 x 0-18): dark blue
+    paint(60, 30, 100, 50, 0, 0, 0);   // word 1: black
+    const maptext::Word a = box_word(0, 0, 40, 18, "Elk"), b = box_word(60, 30, 100, 50, "RIVER");
+    const std::vector<geometry::ReadingFrame> frames = {geometry::reading_frame(a.vertices), geometry::reading_frame(b.vertices)};
+    const auto l = link::word_lettering({&a, &b}, frames, im, 100, 60);
+    ASSERT_EQ(l.size(), 2u);
+    EXPECT_TRUE(l[0].has_ink && l[1].has_ink);
+    EXPECT_NEAR(l[0].r, 0.0, 1e-6);
+    EXPECT_NEAR(l[0].b, 0.4, 1e-6);
+    EXPECT_NEAR(l[1].b, 0.0, 1e-6);
+    EXPECT_NEAR(std::exp(l[0].log_height), 18.0, 1e-4);
+    EXPECT_EQ(l[0].letter_case, link::LetterCase::Title);
+    EXPECT_EQ(l[1].letter_case, link::LetterCase::Upper);
+    EXPECT_FALSE(link::lettered_alike(l[0], l[1]));  // ink 0.4 apart, heights 18 and 20, cases differ
+  }
+}
+
+TEST(Lettering, AlikeNeedsCloseInkCloseHeightsAndOneCase) {
+  link::Lettering a{0.1f, 0.1f, 0.1f, std::log(20.0f), link::LetterCase::Upper, true};
+  link::Lettering b = a;
+  EXPECT_TRUE(link::lettered_alike(a, b));
+  b.b = 0.1f + 0.16f;  // ink 0.16 apart
+  EXPECT_FALSE(link::lettered_alike(a, b));
+  b = a, b.log_height = std::log(25.0f);  // 25 / 20: log 0.22
+  EXPECT_FALSE(link::lettered_alike(a, b));
+  b = a, b.log_height = std::log(23.0f);  // log 0.14
+  EXPECT_TRUE(link::lettered_alike(a, b));
+  b = a, b.letter_case = link::LetterCase::Title;
+  EXPECT_FALSE(link::lettered_alike(a, b));
+  b.letter_case = link::LetterCase::None;  // figures go with any case
+  EXPECT_TRUE(link::lettered_alike(a, b));
+  b = a, b.has_ink = false, b.r = 1;  // no ink seen: the ink does not count
+  EXPECT_TRUE(link::lettered_alike(a, b));
+}
+
+// Word 0 along y = 100 (height 20); word 1 on the next line lettered as word 0, word 2 on the next line
+// lettered otherwise, word 3 spread 5 heights along word 0's line and lettered alike, word 4 its
+// neighbour on the line (near: no lettering factor). With the prior 2: entries to 1 and 3 doubled,
+// the entry to 2 halved, the neighbour and the own entry left alone; in the predecessor rows the
+// same links seen from the second word.
+TEST(Lettering, ThePriorRaisesNextLineAndSpreadCandidatesLetteredAlikeAndLowersTheOthers) {
+  const std::vector<geometry::ReadingFrame> frames = {frame(0, 100, 100, 20), frame(0, 100, 130, 20), frame(0, 100, 135, 20),
+                                                      frame(200, 300, 100, 20), frame(110, 150, 100, 20)};
+  const link::Lettering ink{0.1f, 0.1f, 0.1f, std::log(20.0f), link::LetterCase::Title, true};
+  link::Lettering other = ink;
+  other.b = 0.8f;
+  const std::vector<link::Lettering> letters = {ink, ink, other, ink, ink};
+  const std::vector<std::vector<float>> dense(5, std::vector<float>(5, 0.2f));
+  data::SparseRows p = rows(dense), q = rows(dense);
+  DecodingPrior prior;
+  prior.lettering = 2.0;
+  link::apply_decoding_prior(p, q, frames, 0.0, 0.0, 0.0, prior, &letters);
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.4f);  // next line, alike
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.1f);  // next line, not alike
+  EXPECT_FLOAT_EQ(p.at(0, 3), 0.4f);  // spread, alike
+  EXPECT_FLOAT_EQ(p.at(0, 4), 0.2f);  // near: no factor
+  EXPECT_FLOAT_EQ(p.at(0, 0), 0.2f);  // own entry: the no-successor factor (1 here)
+  EXPECT_FLOAT_EQ(q.at(1, 0), 0.4f);  // "0 precedes 1": 1 follows 0 on the next line, alike
+  EXPECT_FLOAT_EQ(q.at(2, 0), 0.1f);
+  EXPECT_FLOAT_EQ(p.at(1, 0), 0.2f);  // 0 lies above 1: not a next-line candidate of 1
+  // Without the words' lettering the prior cannot work: a clear error.
+  data::SparseRows p2 = rows(dense), q2 = rows(dense);
+  EXPECT_THROW(link::apply_decoding_prior(p2, q2, frames, 0.0, 0.0, 0.0, prior), Error);
+}

@@ -890,6 +890,17 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   c.reading_prior_next_line = 2.5;
   write_model_config(dir + "/p.json", c);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").reading_prior_next_line, 2.5);
+  EXPECT_EQ(read_file(dir + "/p.json").find("lettering_prior"), std::string::npos);
+  c.lettering_prior = 1.5;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").lettering_prior, 1.5);
+  test::write_text(dir + "/bad.json", "{\"lettering_prior\": 0.5}");
+  try {
+    read_model_config(dir + "/bad.json");
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: lettering_prior: expected a factor in [1, 100]"), std::string::npos) << e.what();
+  }
   test::write_text(dir + "/bad.json", "{\"reading_prior_next_line\": -1}");
   try {
     read_model_config(dir + "/bad.json");
@@ -1004,6 +1015,11 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   lo.reading_prior_next_line = -0.5;
   EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
   lo.reading_prior_next_line.reset();
+  lo.lettering_prior = 0.9;
+  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  lo.lettering_prior = 2.0;  // in range: links
+  EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
+  lo.lettering_prior.reset();
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";

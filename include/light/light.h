@@ -79,8 +79,9 @@ struct LinkByModelOptions {
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
   // Set: instead of the model's: that factor times (words around the word / 50)^exponent; a candidate above
   // the word, in its reading frame, times reading_prior_above; one on the line below it times
-  // reading_prior_next_line (docs/commands.md, `light link`).
-  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
+  // reading_prior_next_line; a candidate on the line below or spread, lettered as the word is, times
+  // lettering_prior, one lettered otherwise over it (docs/commands.md, `light link`).
+  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;

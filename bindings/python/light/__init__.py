@@ -154,15 +154,16 @@ class Linker:
     """A LIGHT model loaded once, for many calls: Linker(model=None) is the bundled model.
 
     Options as `light link`'s: device ("cpu" | "cuda"), threads (0: all cores), max_length (tokens a
-    window), no_successor_bias, no_successor_exponent, reading_prior_above, reading_prior_next_line
-    (None: the model's own), tokenizer (a folder; None: the model's). One Linker is not for two threads
+    window), no_successor_bias, no_successor_exponent, reading_prior_above, reading_prior_next_line,
+    lettering_prior (None: the model's own), tokenizer (a folder; None: the model's). One Linker is not for two threads
     at once; give each thread its own.
     """
 
     def __init__(self, model=None, *, device="cpu", threads=0, max_length=1000, no_successor_bias=None,
-                 no_successor_exponent=None, reading_prior_above=None, reading_prior_next_line=None, tokenizer=None):
+                 no_successor_exponent=None, reading_prior_above=None, reading_prior_next_line=None, lettering_prior=None,
+                 tokenizer=None):
         self._core = _light.Linker(_path(model) if model else "", device, threads, max_length, no_successor_bias or 0.0,
-                                   no_successor_exponent, reading_prior_above, reading_prior_next_line,
+                                   no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
                                    _path(tokenizer) if tokenizer else "")
         self.report = {}
 

@@ -25,6 +25,7 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   o.no_successor_exponent = options.no_successor_exponent;
   o.reading_prior_above = options.reading_prior_above;
   o.reading_prior_next_line = options.reading_prior_next_line;
+  o.lettering_prior = options.lettering_prior;
   return o;
 }
 

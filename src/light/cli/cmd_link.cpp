@@ -21,7 +21,7 @@ void note_unused_options(const CLI::App& cmd, const LinkArgs& a) {
   const std::string why = a.method.empty() ? "" : "--method " + a.method + " (it is the model's)";
   if (!a.method.empty())
     for (const char* o : {"--tokenizer", "--device", "--max-length", "--no-successor-bias", "--no-successor-exponent", "--reading-prior-above",
-                          "--reading-prior-next-line", "--polygon-points"})
+                          "--reading-prior-next-line", "--lettering-prior", "--polygon-points"})
       if (given(o)) std::fprintf(stderr, "note: %s is not used with %s\n", o, why.c_str());
   if (a.method.empty() && given("--order")) std::fprintf(stderr, "note: --order is not used by a model (it orders the heuristics' phrases)\n");
   if (a.method != "mst" && given("--weights")) std::fprintf(stderr, "note: --weights is not used here (the MST heuristic's edge costs)\n");
@@ -87,6 +87,9 @@ void add_link_command(CLI::App& app) {
                   "Multiply a candidate successor lying above the word, in its reading frame, by this (default: the model's config; 1: none)");
   cmd->add_option("--reading-prior-next-line", args->reading_prior_next_line,
                   "Multiply a candidate successor on the line below the word (0.75-3 heights below) by this (default: the model's config; 1: none)");
+  cmd->add_option("--lettering-prior", args->lettering_prior,
+                  "Multiply a candidate on the line below or spread along the line by this when lettered as the word is (ink, "
+                  "height, case), divide it when not (default: the model's config; 1: none)");
   cmd->add_option("--polygon-points", args->polygon_points,
                   "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
                   "polygon_points; docs/commands.md)")

@@ -81,8 +81,13 @@ double no_successor_factor(const DecodingPrior& prior, size_t m) {
 }
 
 void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
-                          double window_side, double width, double height, const DecodingPrior& prior) {
+                          double window_side, double width, double height, const DecodingPrior& prior,
+                          const std::vector<Lettering>* lettering) {
   if (prior.is_identity()) return;
+  const bool by_lettering = prior.lettering != 1.0;
+  if (by_lettering && (!lettering || lettering->size() != frames.size()))
+    throw Error("decoding prior: the lettering prior needs each word's lettering (" + std::to_string(lettering ? lettering->size() : 0) +
+                " for " + std::to_string(frames.size()) + " words)");
   const bool need_frames = prior.needs_frames();
   if (bi_probs.n != probs.n || (need_frames && frames.size() != static_cast<size_t>(probs.n)))
     throw Error("decoding prior: " + std::to_string(probs.n) + " successor rows, " + std::to_string(bi_probs.n) +
@@ -98,15 +103,30 @@ void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, c
     ax.reserve(frames.size());
     for (const auto& f : frames) ax.push_back(across(f));
   }
+  // The lettering factor on a link from -> to: alike or not, for a candidate on the line below or spread.
+  const float alike = static_cast<float>(prior.lettering), unlike = static_cast<float>(1.0 / prior.lettering);
+  const auto by_letters = [&](size_t from, size_t to) {
+    const geometry::LinkOffset o = geometry::link_offset(frames[from], frames[to]);
+    const bool next_line = o.across > kAboveRise && o.across <= kNextLineDrop;
+    const bool spread = std::abs(o.across) <= kAboveRise && o.gap > geometry::kSpreadGap;
+    if (!next_line && !spread) return 1.0f;
+    return lettered_alike((*lettering)[from], (*lettering)[to]) ? alike : unlike;
+  };
   for (int i = 0; i < probs.n; ++i) {
     const size_t r = static_cast<size_t>(i);
     const float self = static_cast<float>(no_successor_factor(prior, around[r]));
     for (auto& [j, p] : probs.rows[r])
       if (j == i) p *= self;
-      else if (by_place) p *= place(rise(ax[r], ax[static_cast<size_t>(j)]));
+      else {
+        if (by_place) p *= place(rise(ax[r], ax[static_cast<size_t>(j)]));
+        if (by_lettering) p *= by_letters(r, static_cast<size_t>(j));
+      }
     for (auto& [j, q] : bi_probs.rows[r])
       if (j == i) q *= self;
-      else if (by_place) q *= place(rise(ax[static_cast<size_t>(j)], ax[r]));
+      else {
+        if (by_place) q *= place(rise(ax[static_cast<size_t>(j)], ax[r]));
+        if (by_lettering) q *= by_letters(static_cast<size_t>(j), r);
+      }
   }
 }
 

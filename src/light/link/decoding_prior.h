@@ -16,12 +16,16 @@
 //   line below (its centre 0.75-3 of the word's heights below the word's centre line: a name set on
 //   two lines goes on there) is multiplied by `next_line` (in the predecessor rows: one on the line
 //   above).
+// - The lettering prior: a candidate on the line below or spread along the line (more than 2 heights
+//   of white away) is multiplied by `lettering` when it is lettered as the word is (lettering.h: ink,
+//   height, case), and divided by it when it is not.
 #pragma once
 #include <vector>
 
 #include "light/data/sparse_rows.h"
 #include "light/geometry/link_class.h"
 #include "light/geometry/polygon.h"
+#include "light/link/lettering.h"
 #include "light/maptext.h"
 
 namespace light::link {
@@ -39,8 +43,11 @@ struct DecodingPrior {
   double no_successor_exponent = 0.0;
   double above = 1.0;
   double next_line = 1.0;
-  bool is_identity() const { return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0 && next_line == 1.0; }
-  bool needs_frames() const { return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0; }
+  double lettering = 1.0;
+  bool is_identity() const {
+    return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0 && next_line == 1.0 && lettering == 1.0;
+  }
+  bool needs_frames() const { return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0 || lettering != 1.0; }
 };
 
 // Each model word's reading frame: that of flatten(tile)[sources[k]]; none when the prior needs none
@@ -65,9 +72,10 @@ double no_successor_factor(const DecodingPrior& prior, size_t m);
 // Applies `prior` to the rows: probs(i, j) (j follows i) and bi_probs(i, j) (j precedes i).
 // frames[k]: model word k's reading frame (reading_frames); `window_side`: the side, in the frames'
 // pixels, of a window at the model's trained scale (data::window_side; 0 for a model that reads whole
-// tiles: every word is then around every other), on a width x height tile. light::Error when the
-// sizes disagree.
+// tiles: every word is then around every other), on a width x height tile; `lettering[k]` model word
+// k's lettering (needed when prior.lettering is not 1). light::Error when the sizes disagree.
 void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
-                          double window_side, double width, double height, const DecodingPrior& prior);
+                          double window_side, double width, double height, const DecodingPrior& prior,
+                          const std::vector<Lettering>* lettering = nullptr);
 
 }  // namespace light::link

@@ -38,7 +38,7 @@ struct ModelLinker::Impl {
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
     const model::ModelConfig& c = model.config();
-    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line};
+    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line, c.lettering_prior};
     if (opt.no_successor_bias > 0) prior.no_successor_bias = opt.no_successor_bias;
     if (opt.no_successor_exponent) {
       if (!(std::isfinite(*opt.no_successor_exponent) && std::abs(*opt.no_successor_exponent) <= 4))
@@ -54,6 +54,11 @@ struct ModelLinker::Impl {
       if (!(std::isfinite(*opt.reading_prior_next_line) && *opt.reading_prior_next_line >= 0 && *opt.reading_prior_next_line <= 100))
         throw Error("--reading-prior-next-line: expected a factor in [0, 100], got " + std::to_string(*opt.reading_prior_next_line));
       prior.next_line = *opt.reading_prior_next_line;
+    }
+    if (opt.lettering_prior) {
+      if (!(std::isfinite(*opt.lettering_prior) && *opt.lettering_prior >= 1 && *opt.lettering_prior <= 100))
+        throw Error("--lettering-prior: expected a factor in [1, 100], got " + std::to_string(*opt.lettering_prior));
+      prior.lettering = *opt.lettering_prior;
     }
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     // A few added tokens past the vocabulary (a <mask> for pretraining) never come out of a word; a
@@ -128,9 +133,16 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   data::SparseRows P, Q, raw, raw_bi;
   merge.finish(raw, raw_bi);  // the model's own probabilities, written with each link
   P = raw, Q = raw_bi;
-  apply_decoding_prior(P, Q, reading_frames(seen, sources, impl_->prior),
-                       config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width, height,
-                       impl_->prior);
+  const std::vector<geometry::ReadingFrame> frames = reading_frames(seen, sources, impl_->prior);
+  std::vector<Lettering> letters;
+  if (impl_->prior.lettering != 1.0) {
+    const auto flat = flatten(seen);
+    std::vector<const maptext::Word*> model_words;
+    for (size_t s : sources) model_words.push_back(flat[s]);
+    letters = word_lettering(model_words, frames, img.rgb.empty() && at_scale ? *at_scale : img, width, height);
+  }
+  apply_decoding_prior(P, Q, frames, config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width,
+                       height, impl_->prior, &letters);
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw);
   r.cycles_broken += static_cast<size_t>(cycles);

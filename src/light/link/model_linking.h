@@ -20,6 +20,7 @@ struct ModelLinkOptions {
   // Set: instead of the model config's no_successor_exponent, reading_prior_above and
   // reading_prior_next_line (decoding_prior.h).
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
+  std::optional<double> lettering_prior;  // set: instead of the config's lettering_prior (decoding_prior.h)
   bool progress = false;
   // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
   std::string polygon_points;

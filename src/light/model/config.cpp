@@ -69,6 +69,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.no_successor_exponent != 0.0) j["no_successor_exponent"] = c.no_successor_exponent;
   if (c.reading_prior_above != 1.0) j["reading_prior_above"] = c.reading_prior_above;
   if (c.reading_prior_next_line != 1.0) j["reading_prior_next_line"] = c.reading_prior_next_line;
+  if (c.lettering_prior != 1.0) j["lettering_prior"] = c.lettering_prior;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
@@ -163,6 +164,8 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           "reading_prior_above", "a factor in [0, 1] (1: no reading prior)", std::to_string(c.reading_prior_above));
   require(std::isfinite(c.reading_prior_next_line) && c.reading_prior_next_line >= 0 && c.reading_prior_next_line <= 100, where,
           "reading_prior_next_line", "a factor in [0, 100] (1: none)", std::to_string(c.reading_prior_next_line));
+  require(std::isfinite(c.lettering_prior) && c.lettering_prior >= 1 && c.lettering_prior <= 100, where, "lettering_prior",
+          "a factor in [1, 100] (1: none)", std::to_string(c.lettering_prior));
 }
 
 SuccessorHead parse_successor_head(const std::string& name) {
@@ -334,6 +337,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   get(j, "no_successor_exponent", c.no_successor_exponent, path);
   get(j, "reading_prior_above", c.reading_prior_above, path);
   get(j, "reading_prior_next_line", c.reading_prior_next_line, path);
+  get(j, "lettering_prior", c.lettering_prior, path);
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
     c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");

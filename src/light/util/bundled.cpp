@@ -14,11 +14,11 @@ std::vector<std::string> bundled_folder_candidates(const std::string& exe_dir, c
     const std::string d = (dir / name).lexically_normal().string();
     if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
   };
-#ifdef LIGHT_INSTALLED_MODELS_DIR
-  add(LIGHT_INSTALLED_MODELS_DIR);
-#endif
 #ifdef LIGHT_SOURCE_MODELS_DIR
   add(LIGHT_SOURCE_MODELS_DIR);
+#endif
+#ifdef LIGHT_INSTALLED_MODELS_DIR
+  add(LIGHT_INSTALLED_MODELS_DIR);
 #endif
   return out;
 }

@@ -1,0 +1,65 @@
+#include "light/link/lettering.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "light/util/unicode.h"
+#include "light/util/utf8.h"
+
+namespace light::link {
+
+LetterCase letter_case(const std::string& text) {
+  if (letter_count(text) == 0) return LetterCase::None;
+  if (is_upper(text)) return letter_count(text) > 1 ? LetterCase::Upper : LetterCase::Title;
+  // The first letter's case decides between Title and Lower.
+  for (const char32_t c : utf8_decode(text)) {
+    const std::string one = utf8_encode(std::u32string(1, c));
+    if (letter_count(one) == 0) continue;
+    return is_upper(one) ? LetterCase::Title : LetterCase::Lower;
+  }
+  return LetterCase::None;
+}
+
+std::vector<Lettering> word_lettering(const std::vector<const maptext::Word*>& words, const std::vector<geometry::ReadingFrame>& frames,
+                                      const image::RgbImage& image, int width, int height) {
+  std::vector<Lettering> out(words.size());
+  const double sx = width > 0 ? static_cast<double>(image.width) / width : 0, sy = height > 0 ? static_cast<double>(image.height) / height : 0;
+  std::vector<std::pair<int, int>> px;  // (luminance, offset) of the box's pixels
+  for (size_t k = 0; k < words.size(); ++k) {
+    Lettering& l = out[k];
+    l.letter_case = letter_case(words[k]->text.value_or(""));
+    l.log_height = static_cast<float>(std::log(std::max(frames[k].height, 1e-3)));
+    if (words[k]->vertices.empty() || image.rgb.empty()) continue;
+    const geometry::BBox bb = geometry::bbox(words[k]->vertices);
+    const int x0 = std::clamp(static_cast<int>(std::floor(bb.x0 * sx)), 0, image.width), x1 = std::clamp(static_cast<int>(std::ceil(bb.x1 * sx)), 0, image.width);
+    const int y0 = std::clamp(static_cast<int>(std::floor(bb.y0 * sy)), 0, image.height), y1 = std::clamp(static_cast<int>(std::ceil(bb.y1 * sy)), 0, image.height);
+    if (x1 <= x0 || y1 <= y0) continue;
+    // At most about 4,000 pixels a word: a large word is read on a grid.
+    const long area = static_cast<long>(x1 - x0) * (y1 - y0);
+    const int step = std::max(1, static_cast<int>(std::sqrt(static_cast<double>(area) / 4000.0)));
+    px.clear();
+    for (int y = y0; y < y1; y += step)
+      for (int x = x0; x < x1; x += step) {
+        const size_t o = (static_cast<size_t>(y) * image.width + x) * 3;
+        px.emplace_back(299 * image.rgb[o] + 587 * image.rgb[o + 1] + 114 * image.rgb[o + 2], static_cast<int>(o));
+      }
+    const size_t dark = std::max<size_t>(1, px.size() / 5);
+    std::nth_element(px.begin(), px.begin() + static_cast<long>(dark - 1), px.end());
+    double r = 0, g = 0, b = 0;
+    for (size_t i = 0; i < dark; ++i) {
+      const size_t o = static_cast<size_t>(px[i].second);
+      r += image.rgb[o], g += image.rgb[o + 1], b += image.rgb[o + 2];
+    }
+    l.r = static_cast<float>(r / (255.0 * dark)), l.g = static_cast<float>(g / (255.0 * dark)), l.b = static_cast<float>(b / (255.0 * dark));
+    l.has_ink = true;
+  }
+  return out;
+}
+
+bool lettered_alike(const Lettering& a, const Lettering& b) {
+  if (a.has_ink && b.has_ink && std::hypot(a.r - b.r, a.g - b.g, a.b - b.b) > kInkDistance) return false;
+  if (std::abs(a.log_height - b.log_height) > kLogHeightRatio) return false;
+  return a.letter_case == b.letter_case || a.letter_case == LetterCase::None || b.letter_case == LetterCase::None;
+}
+
+}  // namespace light::link

@@ -1,0 +1,39 @@
+// How a word is lettered, as far as the decoder needs it: its ink colour, its height and its case
+// (capitals, an initial capital, small letters). A name set on two lines, or spread across a region,
+// keeps one lettering; an unrelated label on the line below usually has another: on the calibration
+// tiles of the bundled model, the median ink distance of true next-line pairs is 0.04-0.05, that of
+// the false next-line links it makes 0.21; same case 75-83 % against 49 %; |log height ratio| 0.02-0.03
+// against 0.13 (docs/default-model.md, "Lettering"). The decoding prior (decoding_prior.h) uses it.
+#pragma once
+#include <vector>
+
+#include "light/geometry/polygon.h"
+#include "light/image/resize.h"
+#include "light/maptext.h"
+
+namespace light::link {
+
+enum class LetterCase { None = 0, Upper, Title, Lower };  // None: no letters (figures)
+
+struct Lettering {
+  float r = 0, g = 0, b = 0;  // the ink: the mean colour of the darkest fifth of the word's box, 0-1
+  float log_height = 0;       // log of the frame's height
+  LetterCase letter_case = LetterCase::None;
+  bool has_ink = false;       // false: no pixels under the word (off the image)
+};
+
+// "MISSOURI" Upper, "Lodge" and "A" Title, "de" Lower, "1906" None.
+LetterCase letter_case(const std::string& text);
+
+// The lettering of each word `polygons[k]` (pixels of a width x height tile; `text[k]` its text,
+// `frames[k]` its reading frame), its ink read from `image`, which holds the tile at any scale.
+std::vector<Lettering> word_lettering(const std::vector<const maptext::Word*>& words, const std::vector<geometry::ReadingFrame>& frames,
+                                      const image::RgbImage& image, int width, int height);
+
+// Whether two words are lettered alike: ink within kInkDistance (when both have ink), heights within
+// kHeightRatio, and the same case (figures go with any).
+inline constexpr double kInkDistance = 0.15;
+inline constexpr double kLogHeightRatio = 0.2;
+bool lettered_alike(const Lettering& a, const Lettering& b);
+
+}  // namespace light::link
