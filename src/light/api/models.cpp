@@ -46,14 +46,7 @@ void fast_blas_once() {
 
 std::string model_or_default(const std::string& model_dir) {
   if (!model_dir.empty()) return model_dir;
-  const std::string found = link::find_default_model(executable_dir());
-  if (found.empty()) {
-    std::string looked;
-    for (const auto& c : link::default_model_candidates(executable_dir())) looked += (looked.empty() ? "" : ", ") + c;
-    throw Error(std::string("no model given and the bundled model \"") + link::kDefaultModelName + "\" is not found (looked in " + looked +
-                "); give a model folder, set LIGHT_MODEL, or link with a heuristic");
-  }
-  return found;
+  return link::require_default_model(executable_dir(), "", "give a model folder, set LIGHT_MODEL, or link with a heuristic");
 }
 }  // namespace
 

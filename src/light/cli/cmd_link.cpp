@@ -36,15 +36,8 @@ void run_link(const LinkArgs& a) {
   check_link_output(a);
   if (a.method.empty()) {  // a model: the one named, else the bundled default
     LinkArgs m = a;
-    if (m.model.empty()) {
-      m.model = link::find_default_model(executable_dir());
-      if (m.model.empty()) {
-        std::string looked;
-        for (const auto& c : link::default_model_candidates(executable_dir())) looked += (looked.empty() ? "" : ", ") + c;
-        throw Error(std::string("light link: no model given and the bundled model \"") + link::kDefaultModelName + "\" is not found (looked in " +
-                    looked + "); give --model DIR, set LIGHT_MODEL, or link with --method distance|mst");
-      }
-    }
+    if (m.model.empty())
+      m.model = link::require_default_model(executable_dir(), "light link", "give --model DIR, set LIGHT_MODEL, or link with --method distance|mst");
     check_output_is_not_input("-o/--out", m.out, {{"--words", m.words}, {"--model", m.model}, {"--images", m.images}, {"--tokenizer", m.tokenizer}});
     return run_link_with_model(m);
   }

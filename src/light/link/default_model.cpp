@@ -42,5 +42,13 @@ std::string find_default_model(const std::string& exe_dir) {
   return "";
 }
 
+std::string require_default_model(const std::string& exe_dir, const std::string& who, const std::string& remedy) {
+  const std::string found = find_default_model(exe_dir);
+  if (!found.empty()) return found;
+  std::string looked;
+  for (const auto& c : default_model_candidates(exe_dir)) looked += (looked.empty() ? "" : ", ") + c;
+  throw Error((who.empty() ? "" : who + ": ") + "no model given and the bundled model \"" + kDefaultModelName + "\" is not found (looked in " +
+              looked + "); " + remedy);
+}
 
 }  // namespace light::link

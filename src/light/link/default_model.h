@@ -21,5 +21,9 @@ std::vector<std::string> default_model_candidates(const std::string& exe_dir);
 // that names no such folder is a light::Error (a user's setting is never silently passed over).
 std::string find_default_model(const std::string& exe_dir);
 
+// The same, or a light::Error: "<who>: no model given and the bundled model ... is not found (looked
+// in ...); <remedy>" (`who` "" for none).
+std::string require_default_model(const std::string& exe_dir, const std::string& who, const std::string& remedy);
+
 
 }  // namespace light::link

@@ -22,6 +22,12 @@ void* blas_symbol(const char* name) {
   return nullptr;
 }
 CoreFn core_name_function() { return reinterpret_cast<CoreFn>(blas_symbol("openblas_get_corename")); }
+
+// The kernel to force for the loaded `core` on this CPU ("" to keep it).
+std::string kernel_to_force(const std::string& core) {
+  __builtin_cpu_init();
+  return blas_core_override(core, __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx2"), std::getenv("OPENBLAS_CORETYPE"));
+}
 }  // namespace
 
 std::string blas_core_override(const std::string& detected, bool avx512, bool avx2, const char* user_setting) {
@@ -41,9 +47,7 @@ std::string blas_core() {
 std::string fix_blas_in_process() {
   const std::string core = blas_core();
   if (core.empty()) return "";
-  __builtin_cpu_init();
-  const std::string force = blas_core_override(core, __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx2"),
-                                               std::getenv("OPENBLAS_CORETYPE"));
+  const std::string force = kernel_to_force(core);
   if (force.empty()) return core;
   using Fn = void (*)();
   const auto quit = reinterpret_cast<Fn>(blas_symbol("gotoblas_dynamic_quit"));
@@ -58,9 +62,7 @@ std::string fix_blas_in_process() {
 void ensure_fast_blas(char** argv) {
   const std::string core = blas_core();
   if (core.empty()) return;
-  __builtin_cpu_init();
-  const std::string force = blas_core_override(core, __builtin_cpu_supports("avx512f"), __builtin_cpu_supports("avx2"),
-                                               std::getenv("OPENBLAS_CORETYPE"));
+  const std::string force = kernel_to_force(core);
   if (force.empty() || std::getenv("LIGHT_BLAS_REEXEC")) return;
   setenv("OPENBLAS_CORETYPE", force.c_str(), 1);
   setenv("LIGHT_BLAS_REEXEC", "1", 1);
