@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The overhead of a Python call over the C++ one: linking one 2000 x 2000 tile (bench_api's, about
-180 words) with the bundled model through `import light` and through the C++ API (bench_api), in the
-same session, medians of each. docs/python.md holds the numbers.
+180 words) with the bundled model through `import light` and through the C++ API, call by call: a
+C++ process (`bench_api --serve`, glibc's malloc as here) stays alive beside this one and the two take
+turns, one call each, the first turn alternating, so that the machine's drift over seconds falls on
+both alike. Reported: the medians of each side and the median of the per-turn ratios.
+docs/python.md holds the numbers.
 
-    python3 bench/bench_python.py BUILD_DIR [--rounds 5] [--runs 7]
+    python3 bench/bench_python.py BUILD_DIR [--runs 15]
 (with BUILD_DIR/python on the module path; Debian's numpy for the array case).
 """
 import argparse
@@ -15,50 +18,60 @@ import sys
 import time
 
 
-def median_ms(fn, runs):
-    fn()  # warm-up
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(times)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
-    ap.add_argument("--runs", type=int, default=7, help="Python calls a round (their median is the round's)")
-    ap.add_argument("--rounds", type=int, default=5, help="alternating rounds of C++ and Python")
+    ap.add_argument("--runs", type=int, default=15, help="turns of each case (one C++ call and one Python call a turn)")
+    ap.add_argument("--turns", action="store_true", help="also print every turn's two times")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     sys.path.insert(0, os.path.join(build, "python"))
     import light
 
-    # bench_api makes the tile (light synth) and times the same two calls in C++ (glibc's malloc, as here).
-    # The machine's speed drifts over minutes: C++ and Python are timed in alternating rounds.
     tile = os.path.join(build, "bench-data", "api-tile")
-    cpp_times, py_times = {}, {}
-    linkers = {}
-    for _ in range(a.rounds):
-        out = subprocess.run([os.path.join(build, "bench_api"), "--benchmark_format=json", "--benchmark_min_time=1"],
-                             check=True, capture_output=True, text=True).stdout
-        for b in json.loads(out)["benchmarks"]:
-            name = b["run_name"].split("/min_time")[0].split("/real_time")[0]
-            cpp_times.setdefault(name, []).append(b["real_time"])
-        words = json.load(open(os.path.join(tile, "annotations.json")))
-        pixels = light.read_image(os.path.join(tile, words[0]["image"]))
-        for threads in (1, 2):
-            linker = linkers.setdefault(threads, light.Linker(threads=threads))
-            for name, images in (("FromFile", tile), ("FromPixels", pixels)):
-                key = "BM_ApiLinkTile%s/%d" % (name, threads)
-                py_times.setdefault(key, []).append(median_ms(lambda: linker.link(words, images=images), a.runs))
+    server = subprocess.Popen([os.path.join(build, "bench_api"), "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if server.stdout.readline().strip() != "ready":  # it makes the tile (light synth) on first use
+        sys.exit("bench_api --serve did not start")
+
+    def cpp_call(how, threads):
+        server.stdin.write(f"{how} {threads}\n")
+        server.stdin.flush()
+        return float(server.stdout.readline())
+
+    words = json.load(open(os.path.join(tile, "annotations.json")))
+    pixels = light.read_image(os.path.join(tile, words[0]["image"]))
+    linkers = {t: light.Linker(threads=t) for t in (1, 2)}
+
+    def py_call(how, threads):
+        images = tile if how == "file" else pixels
+        t = time.perf_counter()
+        linkers[threads].link(words, images=images)
+        return (time.perf_counter() - t) * 1e3
+
+    # One case at a time (a thread count's OpenMP workers, spinning after a call, would otherwise take a
+    # core from the other process's next call of another count), its turns alternating who goes first.
+    cases = [(how, t) for t in (1, 2) for how in ("file", "pixels")]
+    times = {}
+    for c in cases:
+        for _ in range(2):  # warm-up: first forwards, allocator caches
+            cpp_call(*c), py_call(*c)
+        cpp, py = times[c] = ([], [])
+        for k in range(a.runs):
+            if k % 2 == 0:
+                cpp.append(cpp_call(*c))
+                py.append(py_call(*c))
+            else:
+                py.append(py_call(*c))
+                cpp.append(cpp_call(*c))
+    server.stdin.write("quit\n")
+    server.stdin.flush()
+    server.wait()
     rows = []
-    for threads in (1, 2):
-        for name in ("FromFile", "FromPixels"):
-            key = "BM_ApiLinkTile%s/%d" % (name, threads)
-            c, py = statistics.median(cpp_times[key]), statistics.median(py_times[key])
-            rows.append((name, threads, c, py, 100 * (py - c) / c))
+    for (how, threads), (cpp, py) in times.items():
+        if a.turns:
+            print(how, threads, " ".join(f"{c:.0f}/{p:.0f}" for c, p in zip(cpp, py)), file=sys.stderr)
+        ratio = statistics.median(p / c for c, p in zip(cpp, py))
+        rows.append((how, threads, statistics.median(cpp), statistics.median(py), 100 * (ratio - 1)))
     # The Python layer's own cost, paired in one process: light.Linker.link against the binding's C++ call
     # on the same JSON text (what light/__init__.py adds: dicts to JSON and back, the image checks).
     paired = []
@@ -79,12 +92,12 @@ def main():
                 diffs.append((t2 - t1 - (t1 - t0)) * 1e3)
             paired.append((name, threads, statistics.median(base), statistics.median(diffs)))
     n = sum(len(g) for g in words[0]["groups"])
-    print(f"one 2000 x 2000 tile, {n} words, bundled model; medians of {a.rounds} alternating rounds "
-          f"(C++: bench_api, Google Benchmark, 1 s a case; Python: the median of {a.runs} calls)")
-    print("| image | threads | C++ API ms | Python ms | overhead |")
+    print(f"one 2000 x 2000 tile, {n} words, bundled model; {a.runs} turns a case, C++ (bench_api --serve) and Python "
+          f"taking turns call by call")
+    print("| image | threads | C++ API ms (median) | Python ms (median) | overhead (median of the turns' ratios) |")
     print("|---|---|---|---|---|")
-    for name, threads, c, py, over in rows:
-        print(f"| {'file' if name == 'FromFile' else 'pixels (numpy)'} | {threads} | {c:.1f} | {py:.1f} | {over:+.1f} % |")
+    for how, threads, c, py, over in rows:
+        print(f"| {'file' if how == 'file' else 'pixels (numpy)'} | {threads} | {c:.1f} | {py:.1f} | {over:+.1f} % |")
 
     print()
     print("the Python layer alone, paired in one process (light.Linker.link against the binding's C++ call):")

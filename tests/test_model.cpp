@@ -12,6 +12,8 @@
 #include "light/model/light.h"
 #include "light/model/poly_encoder.h"
 #include "light/error.h"
+#include "light/text/letter_case.h"
+#include "light/train/init_weights.h"
 #include "light/util/fs.h"
 #include "test_util.h"
 
@@ -842,6 +844,103 @@ TEST(PairwiseHead, WithContextReadsMoreFeaturesAndSaysSoInItsConfig) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(PairwiseHead, LetteringFeaturesSayHowAlikeTwoWordsAreLettered) {
+  // Words: black capitals, black capitals, red small letters, black figures (no case).
+  const torch::Tensor letters = torch::tensor({0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.6, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0},
+                                              torch::kFloat64)
+                                    .view({4, 4});
+  const torch::Tensor phi = pair_lettering_features(letters);
+  ASSERT_EQ(phi.sizes(), (std::vector<int64_t>{4, 4, kPairLetteringFeatures}));
+  auto at = [&](int i, int j, int f) { return phi[i][j][f].item<double>(); };
+  EXPECT_NEAR(at(0, 1, 0), 0.0, 1e-12);  // one ink
+  EXPECT_NEAR(at(0, 2, 0), 0.6, 1e-12);  // red against black
+  EXPECT_NEAR(at(2, 0, 0), 0.6, 1e-12);
+  EXPECT_EQ(at(0, 1, 1), 1.0);           // capitals and capitals
+  EXPECT_EQ(at(0, 2, 1), 0.0);           // capitals and small letters
+  EXPECT_EQ(at(0, 3, 1), 1.0);           // figures go with any case
+  EXPECT_EQ(at(0, 2, 2), 1.0);           // both have letters
+  EXPECT_EQ(at(0, 3, 2), 0.0);
+  EXPECT_EQ(at(3, 0, 2), 0.0);
+}
+
+TEST(PairwiseHead, MakeBatchReadsEachWordsInkAndCaseFromItsWindow) {
+  ModelConfig c = tiny_config(Modalities::LIG);
+  c.head = SuccessorHead::Pairwise;
+  c.pair_lettering = true;
+  const int64_t S = c.layoutlmv3.input_size;
+  data::TileInputs in;
+  in.real_tokens = in.length = 4;
+  in.input_ids = {0, 5, 6, 2};
+  in.attention_mask = {1, 1, 1, 1};
+  in.labels = {-100, 10001, 10002, -100};
+  in.first_token_indices = {1, 2, -999, -999};
+  in.bbox.assign(16, 10);
+  in.polygons.assign(4 * 32, 0.1f);
+  // Two words on white: "Lodge" in the left half's box, drawn in red, and "1906" on the right, in black;
+  // each box a fifth ink, the rest paper.
+  data::ModelWord a, b;
+  a.text = "Lodge", b.text = "1906";
+  a.bbox = {0, 0, 500, 1000}, b.bbox = {500, 0, 1000, 1000};
+  a.polygon = {0.0f, 0.0f, 0.5f, 0.0f, 0.5f, 0.1f, 0.0f, 0.1f}, b.polygon = {0.5f, 0.0f, 1.0f, 0.0f, 1.0f, 0.1f, 0.5f, 0.1f};
+  a.polygon.resize(32, data::kPolygonPad), b.polygon.resize(32, data::kPolygonPad);
+  in.words = {a, b};
+  std::vector<float> px(static_cast<size_t>(3 * S * S), 1.0f);  // white (normalised: 1)
+  const size_t plane = static_cast<size_t>(S * S);
+  for (int64_t y = 0; y < S; y += 5)
+    for (int64_t x = 0; x < S; ++x) {
+      const size_t o = static_cast<size_t>(y * S + x);
+      const bool left = x < S / 2;
+      px[o] = left ? 0.6f : -1.0f;  // red 0.8 on the left, black on the right
+      px[plane + o] = px[2 * plane + o] = -1.0f;
+    }
+  const Batch batch = make_batch({&in}, {&px}, c, torch::kCPU);
+  ASSERT_EQ(batch.word_lettering.size(), 1u);
+  const torch::Tensor l = batch.word_lettering[0];
+  ASSERT_EQ(l.sizes(), (std::vector<int64_t>{2, 4}));
+  EXPECT_NEAR(l[0][0].item<double>(), 0.8, 1e-6);
+  EXPECT_NEAR(l[0][1].item<double>(), 0.0, 1e-6);
+  EXPECT_NEAR(l[1][0].item<double>(), 0.0, 1e-6);
+  EXPECT_EQ(l[0][3].item<double>(), static_cast<double>(text::LetterCase::Title));
+  EXPECT_EQ(l[1][3].item<double>(), static_cast<double>(text::LetterCase::None));
+  LightTextLinking m(c);
+  m->eval();
+  EXPECT_EQ(m->successor_pair->geometry->weight.size(1), kPairFeatures + kPairLetteringFeatures);
+  const Outputs o = m->forward(batch);
+  EXPECT_EQ(o.tiles[0].probs.sizes(), (std::vector<int64_t>{2, 2}));
+  // Its config says so; earlier models' config.json is unchanged.
+  const std::string dir = test::temp_dir();
+  write_model_config(dir + "/c.json", c);
+  EXPECT_TRUE(read_model_config(dir + "/c.json").pair_lettering);
+  c.pair_lettering = false;
+  write_model_config(dir + "/c.json", c);
+  EXPECT_EQ(read_file(dir + "/c.json").find("lettering\""), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PairwiseHead, APairwiseModelWidenedForLetteringStartsWithItsOwnWeightsAndZeroNewColumns) {
+  // What `light train --init MODEL --head pairwise-lettering` does (train/init_weights.h).
+  ModelConfig c = tiny_config(Modalities::LIG);
+  c.head = SuccessorHead::Pairwise;
+  LightTextLinking from(c);
+  train::InitWeights w;
+  w.kind = train::InitWeights::Light;
+  w.path = "model.safetensors";
+  for (const auto& p : from->named_parameters()) w.state[p.key()] = p.value().detach().clone();
+  ModelConfig wide = c;
+  wide.pair_lettering = true;
+  LightTextLinking to(wide);
+  train::initialise(*to, *to->light, wide, w);
+  const torch::Tensor g = to->successor_pair->geometry->weight;
+  ASSERT_EQ(g.size(1), kPairFeatures + kPairLetteringFeatures);
+  EXPECT_TRUE(torch::equal(g.slice(1, 0, kPairFeatures), from->successor_pair->geometry->weight));
+  EXPECT_EQ(g.slice(1, kPairFeatures).abs().sum().item<double>(), 0.0);
+  EXPECT_TRUE(torch::equal(to->predecessor_pair->out->weight, from->predecessor_pair->out->weight));
+  // Any other shape still differs loudly.
+  w.state["token_encoder.layer_norm.weight"] = torch::zeros({3});
+  ASSERT_TRUE(to->named_parameters().contains("token_encoder.layer_norm.weight"));
+  EXPECT_THROW(train::initialise(*to, *to->light, wide, w), light::Error);
+}
+
 TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   torch::manual_seed(3);
   ModelConfig c = tiny_config(Modalities::LIG);
@@ -1031,6 +1130,34 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   const ModelConfig fc = read_model_config(dir + "/fine/best/config.json");
   EXPECT_EQ(fc.head, SuccessorHead::Pairwise);
   EXPECT_DOUBLE_EQ(fc.window_word_height, 0.04);
+  EXPECT_FALSE(fc.pair_lettering);
+  // --head pairwise-lettering widens a pairwise model's head; the model then links every word.
+  train::TrainOptions l = f;
+  l.out_dir = dir + "/letters";
+  l.head = "pairwise-lettering";
+  train::train(l);
+  const ModelConfig lc = read_model_config(dir + "/letters/best/config.json");
+  EXPECT_TRUE(lc.pair_lettering);
+  EXPECT_EQ(lc.head, SuccessorHead::Pairwise);
+  EXPECT_EQ(count_words(link_with_model(data, dir + "/letters/best", dir + "/two", lo, &r)), count_words(data));
+  // A model without a pairwise head has none to widen.
+  train::TrainOptions b = o;
+  b.head = "bilinear";
+  b.window_word_height = 0;
+  b.max_epochs = 1;
+  b.out_dir = dir + "/bilinear";
+  train::train(b);
+  b.out_dir = dir + "/bilinear-letters";
+  b.init = dir + "/bilinear/best";
+  b.head = "pairwise-lettering";
+  try {
+    train::train(b);
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--head pairwise-lettering: --init " + dir + "/bilinear/best has no pairwise head to widen"),
+              std::string::npos)
+        << e.what();
+  }
   std::filesystem::remove_all(dir);
 }
 

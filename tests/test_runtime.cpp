@@ -5,6 +5,7 @@
 #include <string>
 
 #include <c10/core/CPUAllocator.h>
+#include <malloc.h>
 #include <torch/torch.h>
 
 #include "light/model/cpu_allocator.h"
@@ -92,4 +93,19 @@ TEST(Runtime, LargeCpuBlocksAreKeptForReuseWhereMallocIsGlibcs) {
   ASSERT_NE(raw, nullptr);
   a->raw_deallocate(raw);
   EXPECT_EQ(light::model::block_cache_stats().cached_bytes, freed.cached_bytes + (3 << 20));
+}
+
+TEST(Runtime, GlibcKeepsTheHeapTopAndServesBlocksUpTo32MiBFromTheHeapOnceLargeBlocksAreKept) {
+  // The rest of a call's memory (images, windows) is reused, not mapped and faulted in again.
+  ASSERT_TRUE(light::model::keep_large_cpu_blocks());
+  if (const char* t = std::getenv("GLIBC_TUNABLES"); t && std::string(t).find("glibc.malloc.") != std::string::npos)
+    GTEST_SKIP() << "GLIBC_TUNABLES sets malloc's thresholds: liblight leaves them";
+  const size_t mapped_before = mallinfo2().hblkhd;
+  char* block = static_cast<char*>(std::malloc(size_t{8} << 20));  // 8 MiB: from the heap, not mapped
+  ASSERT_NE(block, nullptr);
+  block[0] = 1, block[(size_t{8} << 20) - 1] = 1;
+  EXPECT_EQ(mallinfo2().hblkhd, mapped_before);
+  std::free(block);
+  // Freed at the heap's top, it stays there (glibc's default would give back all but 128 KiB).
+  EXPECT_GE(mallinfo2().keepcost, size_t{8} << 20);
 }

@@ -41,8 +41,7 @@ light::Image image_of(const py::array_t<uint8_t, py::array::c_style | py::array:
   light::Image im;
   im.height = static_cast<int>(a.shape(0));
   im.width = static_cast<int>(a.shape(1));
-  im.rgb.resize(static_cast<size_t>(a.size()));
-  if (a.size() > 0) std::memcpy(im.rgb.data(), a.data(), im.rgb.size());
+  im.rgb.assign(a.data(), a.data() + a.size());  // one pass (no zero-fill first)
   return im;
 }
 

@@ -10,10 +10,12 @@
 #include "light/geometry/polygon.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
+#include "light/text/letter_case.h"
 
 namespace light::link {
 
-enum class LetterCase { None = 0, Upper, Title, Lower };  // None: no letters (figures)
+using text::LetterCase;  // text/letter_case.h
+using text::letter_case;
 
 struct Lettering {
   float r = 0, g = 0, b = 0;  // the ink: the mean colour of the darkest fifth of the word's box, 0-1
@@ -21,9 +23,6 @@ struct Lettering {
   LetterCase letter_case = LetterCase::None;
   bool has_ink = false;       // false: no pixels under the word (off the image)
 };
-
-// "MISSOURI" Upper, "Lodge" and "A" Title, "de" Lower, "1906" None.
-LetterCase letter_case(const std::string& text);
 
 // The lettering of each word `polygons[k]` (pixels of a width x height tile; `text[k]` its text,
 // `frames[k]` its reading frame), its ink read from `image`, which holds the tile at any scale.

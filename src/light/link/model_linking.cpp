@@ -107,6 +107,7 @@ maptext::Tile ModelLinker::link_file(const maptext::Tile& tile, const std::strin
 maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int height, const image::RgbImage& img,
                                       const image::RgbImage* at_scale, ModelLinkReport& r) {
   const model::ModelConfig& config = impl_->model.config();
+  impl_->model.use_own_threads();  // the windows' resize (OpenMP) runs with this linker's threads too
   r.words += tile.word_count();
   r.polygon_points = data::polygon_points_name(impl_->polygon_points);
   // The model reads the polygons as it was trained to; the output keeps the words as they came.

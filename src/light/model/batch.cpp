@@ -2,8 +2,37 @@
 
 #include "light/error.h"
 #include "light/geometry/polygon.h"
+#include "light/text/letter_case.h"
+
+#include <algorithm>
+#include <array>
 
 namespace light::model {
+
+namespace {
+// The mean colour (RGB, 0-1) of the darkest fifth of the pixels in a word's box (0-1000 of the
+// window) of a window's pixel values ([3, S, S], normalised to -1..1); mid grey for a box off it.
+std::array<float, 3> window_ink(const std::vector<float>& pixels, int64_t S, const std::array<int64_t, 4>& box) {
+  const auto at = [S](int64_t v) { return std::clamp<int64_t>(v * S / 1000, 0, S); };
+  int64_t x0 = at(box[0]), y0 = at(box[1]), x1 = std::max(at(box[2]), x0 + 1), y1 = std::max(at(box[3]), y0 + 1);
+  x1 = std::min(x1, S), y1 = std::min(y1, S), x0 = std::min(x0, S - 1), y0 = std::min(y0, S - 1);
+  const size_t plane = static_cast<size_t>(S * S);
+  std::vector<std::pair<float, size_t>> px;  // (luminance, offset in a plane)
+  for (int64_t y = y0; y < y1; ++y)
+    for (int64_t x = x0; x < x1; ++x) {
+      const size_t o = static_cast<size_t>(y * S + x);
+      px.emplace_back(0.299f * pixels[o] + 0.587f * pixels[plane + o] + 0.114f * pixels[2 * plane + o], o);
+    }
+  if (px.empty()) return {0.5f, 0.5f, 0.5f};
+  const size_t dark = std::max<size_t>(1, px.size() / 5);
+  std::nth_element(px.begin(), px.begin() + static_cast<long>(dark - 1), px.end());
+  std::array<float, 3> ink{};
+  for (size_t i = 0; i < dark; ++i)
+    for (size_t c = 0; c < 3; ++c) ink[c] += pixels[c * plane + px[i].second];
+  for (float& v : ink) v = 0.5f * v / static_cast<float>(dark) + 0.5f;
+  return ink;
+}
+}  // namespace
 
 Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::vector<const std::vector<float>*>& pixels,
                  const ModelConfig& config, torch::Device device, const BatchOptions& options) {
@@ -62,6 +91,14 @@ Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::v
                                      static_cast<float>(f.end.y), static_cast<float>(f.height)});
       }
       b.word_frames.push_back(torch::tensor(frames).view({static_cast<int64_t>(in.words.size()), 5}).to(device));
+      if (config.pair_lettering) {
+        std::vector<float> letters;
+        for (const auto& w : in.words) {
+          const std::array<float, 3> ink = window_ink(*pixels[k], S, w.bbox);
+          letters.insert(letters.end(), {ink[0], ink[1], ink[2], static_cast<float>(text::letter_case(w.text == "NaN" ? "" : w.text))});
+        }
+        b.word_lettering.push_back(torch::tensor(letters).view({static_cast<int64_t>(in.words.size()), 4}).to(device));
+      }
     }
   }
   b.input_ids = torch::stack(ids).to(device);

@@ -63,6 +63,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.head != SuccessorHead::Bilinear) {
     j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
     if (c.pair_context) j["successor_head"]["context"] = true;
+    if (c.pair_lettering) j["successor_head"]["lettering"] = true;
   }
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
@@ -331,6 +332,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     }
     get(h, "hidden", c.pair_hidden, path + ": successor_head");
     get(h, "context", c.pair_context, path + ": successor_head");
+    get(h, "lettering", c.pair_lettering, path + ": successor_head");
   }
   get(j, "window_word_height", c.window_word_height, path);
   get(j, "no_successor_bias", c.no_successor_bias, path);

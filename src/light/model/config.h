@@ -68,6 +68,9 @@ struct ModelConfig {
   // The pairwise head also reads each pair's context (model/light.h pair_features): right-edge
   // alignment and the pair's distance ranks among the tile's words. false (earlier checkpoints): not.
   bool pair_context = false;
+  // The pairwise head also reads how alike the two words are lettered (model::pair_lettering_features):
+  // `successor_head.lettering` in config.json.
+  bool pair_lettering = false;
   // Scale windows (data/scale_windows.h): the median word height as a fraction of a window's side
   // that the model was trained with; 0 (released checkpoints) = the whole tile is one frame.
   double window_word_height = 0.0;

@@ -11,8 +11,10 @@ namespace light::model {
 
 // Once per process, and only when malloc is not tcmalloc's: LibTorch's CPU allocator replaced by one
 // that keeps freed blocks of 128 KiB or more (at most `cache_bytes` of them) and hands them back for
-// requests of the same size class (sizes rounded up to an eighth of their power of two). Returns
-// whether it is in use.
+// requests of the same size class (sizes rounded up to an eighth of their power of two); and glibc's
+// mmap and trim thresholds fixed at 32 MiB and 256 MiB (mallopt), so that the rest of a call's memory
+// (images, windows, decoding) is reused from the heap rather than mapped and faulted in again (not when
+// GLIBC_TUNABLES sets glibc.malloc.* itself). Returns whether it is in use.
 bool keep_large_cpu_blocks(size_t cache_bytes = size_t{1} << 30);
 
 // Blocks kept now, and how many allocations reused one (for tests and benchmarks).

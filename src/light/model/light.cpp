@@ -55,7 +55,7 @@ LightTextLinkingImpl::LightTextLinkingImpl(const ModelConfig& c) : config(c) {
   predecessor_mlp = register_module("predecessor_mlp", MLP(H, 3));
   successor_mlp = register_module("successor_mlp", MLP(H, 3));
   if (c.head == SuccessorHead::Pairwise) {
-    const int features = c.pair_context ? kPairContextFeatures : kPairFeatures;
+    const int features = pair_feature_count(c);
     successor_pair = register_module("successor_pair", PairScore(H, c.pair_hidden, features));
     predecessor_pair = register_module("predecessor_pair", PairScore(H, c.pair_hidden, features));
   }
@@ -116,6 +116,19 @@ torch::Tensor pair_features(const torch::Tensor& frames, bool context) {
     }
   }
   return torch::cat(parts, -1);
+}
+
+torch::Tensor pair_lettering_features(const torch::Tensor& lettering) {
+  const torch::Tensor ink = lettering.slice(1, 0, 3), letter_case = lettering.select(1, 3);
+  const torch::Tensor distance = (ink.unsqueeze(1) - ink.unsqueeze(0)).norm(2, -1);
+  const torch::Tensor has = letter_case.gt(0);
+  const torch::Tensor both = has.unsqueeze(1).logical_and(has.unsqueeze(0));
+  const torch::Tensor same = letter_case.unsqueeze(1).eq(letter_case.unsqueeze(0)).logical_or(both.logical_not());
+  return torch::stack({distance, same.to(lettering.scalar_type()), both.to(lettering.scalar_type())}, -1);
+}
+
+int pair_feature_count(const ModelConfig& c) {
+  return (c.pair_context ? kPairContextFeatures : kPairFeatures) + (c.pair_lettering ? kPairLetteringFeatures : 0);
 }
 
 void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
@@ -295,7 +308,12 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers, bool wor
     if (successor_pair) {
       if (i >= static_cast<int64_t>(b.word_frames.size()) || b.word_frames[i].size(0) != t.word_embeddings.size(0))
         throw std::runtime_error("a pairwise head needs the batch's word frames (make_batch fills them)");
-      const torch::Tensor phi = pair_features(b.word_frames[i], config.pair_context);
+      torch::Tensor phi = pair_features(b.word_frames[i], config.pair_context);
+      if (config.pair_lettering) {
+        if (i >= static_cast<int64_t>(b.word_lettering.size()) || b.word_lettering[i].size(0) != phi.size(0))
+          throw std::runtime_error("a head that reads lettering needs the batch's word lettering (make_batch fills it)");
+        phi = torch::cat({phi, pair_lettering_features(b.word_lettering[i])}, -1);
+      }
       t.logits = t.logits + successor_pair(phi, t.word_embeddings);
       // j precedes i: the pair (j, i) read from j's frame.
       t.bi_logits = t.bi_logits + predecessor_pair(phi.transpose(0, 1), t.word_embeddings);

@@ -67,6 +67,10 @@ struct Batch {
   // per tile: [N, 5] each word's reading frame in units of the frame's height: start x, y, end x, y,
   // height (model/pair_geometry; filled for a pairwise head only).
   std::vector<torch::Tensor> word_frames;
+  // per tile: [N, 4] each word's lettering as its window shows it: the ink (the mean colour of the
+  // darkest fifth of its box in the window's pixels, RGB 0-1) and its case (text::LetterCase as a
+  // number; filled for a head that reads lettering, ModelConfig::pair_lettering).
+  std::vector<torch::Tensor> word_lettering;
 };
 
 // A batch from tiles' model inputs (data::layout_tokens, or a prepared inputs file) and their pixel
@@ -133,6 +137,15 @@ TORCH_MODULE(PairScore);
 inline constexpr int kPairFeatures = 11;
 inline constexpr int kPairContextFeatures = 17;
 torch::Tensor pair_features(const torch::Tensor& frames, bool context = false);
+
+// How alike words i and j are lettered, from Batch::word_lettering [N, 4]: the distance between their
+// inks (RGB, 0-1), 1 when they share a case (figures share any), and 1 when both have letters.
+// [N, N, kPairLetteringFeatures]. A name's lines keep one lettering; the label below mostly has
+// another (docs/default-model.md, "Lettering").
+inline constexpr int kPairLetteringFeatures = 3;
+torch::Tensor pair_lettering_features(const torch::Tensor& lettering);
+// The pairwise head's input width for a config: the geometry, the context's and the lettering's.
+int pair_feature_count(const ModelConfig& c);
 
 struct LightTextLinkingImpl : torch::nn::Module {
   explicit LightTextLinkingImpl(const ModelConfig& c);

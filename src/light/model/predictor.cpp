@@ -29,6 +29,8 @@ Predictor& Predictor::operator=(Predictor&&) noexcept = default;
 
 const ModelConfig& Predictor::config() const { return impl_->net->config; }
 
+void Predictor::use_own_threads() const { use_threads(impl_->threads); }
+
 SuccessorProbs successor_probs(const TileOutputs& t) {
   const torch::Tensor p = t.probs.to(torch::kCPU).contiguous(), q = t.bi_probs.to(torch::kCPU).contiguous();
   SuccessorProbs s;

@@ -34,6 +34,10 @@ class Predictor {
   Predictor& operator=(Predictor&&) noexcept;
 
   const ModelConfig& config() const;
+  // Makes this model's thread count (PredictorOptions::threads) the process's, as every forward does:
+  // a caller whose own work before the forward runs on OpenMP too (the per-window resize of
+  // link/model_linking) calls it first, so that work runs with this model's count, not another's.
+  void use_own_threads() const;
   // One window (data::layout_tokens) of a tile whose pixels are [3, S, S], S = config().layoutlmv3.input_size.
   SuccessorProbs successors(const data::TileInputs& window, const std::vector<float>& pixels);
   // Several windows (each with its pixels) in one forward: the same probabilities as one at a time,

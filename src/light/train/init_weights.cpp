@@ -65,9 +65,21 @@ void initialise(torch::nn::Module& net, model::LightModelImpl& light, const mode
     names.insert(prm.key());
     auto it = w.state.find(prm.key());
     if (it == w.state.end()) continue;
-    if (it->second.sizes() != prm.value().sizes())
+    const torch::Tensor& from = it->second;
+    torch::Tensor to = prm.value();
+    // A pairwise head widened by more pair features (--head pairwise-lettering): the checkpoint's
+    // columns first, the new ones zero, so the widened head scores as the checkpoint's did.
+    const bool widened = prm.key().size() > 15 && prm.key().compare(prm.key().size() - 15, 15, "geometry.weight") == 0 &&
+                         from.dim() == 2 && to.dim() == 2 && from.size(0) == to.size(0) && from.size(1) < to.size(1);
+    if (widened) {
+      to.zero_();
+      to.slice(1, 0, from.size(1)).copy_(from);
+      ++loaded;
+      continue;
+    }
+    if (from.sizes() != to.sizes())
       throw Error(w.path + ": \"" + prm.key() + "\" has another shape than this model's (--config)");
-    prm.value().copy_(it->second);
+    to.copy_(from);
     ++loaded;
   }
   if (loaded == 0) throw Error(w.path + ": no parameter of this model found (--init)");

@@ -200,7 +200,14 @@ void FineTuning::set_up() {
     config_.modalities = model::parse_modalities(opt_.modalities);
     // "pairwise-context": the pairwise head reading each pair's context too (model::pair_features).
     config_.pair_context = opt_.head == "pairwise-context";
-    config_.head = model::parse_successor_head(config_.pair_context ? "pairwise" : opt_.head);
+    config_.pair_lettering = opt_.head == "pairwise-lettering";
+    config_.head = model::parse_successor_head(config_.pair_context || config_.pair_lettering ? "pairwise" : opt_.head);
+  } else if (opt_.head == "pairwise-lettering" && !config_.pair_lettering) {
+    // A pairwise model given the lettering features: its head's geometry layer gains their columns,
+    // zero at first (initialise), so that the run starts from the model's own scores.
+    if (config_.head != model::SuccessorHead::Pairwise)
+      throw Error("--head pairwise-lettering: --init " + opt_.init + " has no pairwise head to widen");
+    config_.pair_lettering = true;
   }
   if (!(opt_.window_word_height == 0 || (opt_.window_word_height > 0 && opt_.window_word_height < 0.5)))
     throw Error("--window-word-height: expected 0 (whole tiles) or a fraction in (0, 0.5), got " + std::to_string(opt_.window_word_height));
@@ -210,7 +217,7 @@ void FineTuning::set_up() {
   // Options the run does not use, named rather than silently ignored.
   if (init_sized && root_)
     for (const char* name : {"--head", "--window-word-height", "--config", "--modalities"})
-      if (opt_.given.count(name)) std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name, opt_.init.c_str());
+      if (opt_.given.count(name) && !(std::string(name) == "--head" && opt_.head == "pairwise-lettering")) std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name, opt_.init.c_str());
   if (config_.window_word_height == 0 && opt_.given.count("--scale-jitter") && root_)
     std::fprintf(stderr, "note: --scale-jitter is not used without scale windows (--window-word-height)\n");
   config_.losses = {opt_.bidirection, opt_.focal};
