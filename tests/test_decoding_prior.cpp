@@ -5,6 +5,7 @@
 #include "light/error.h"
 #include "light/link/decode.h"
 #include "light/link/decoding_prior.h"
+#include "test_util.h"
 
 using namespace light;
 using link::DecodingPrior;
@@ -138,14 +139,7 @@ TEST(Lettering, CaseIsCapitalsAnInitialCapitalSmallLettersOrNone) {
   EXPECT_EQ(link::letter_case(""), link::LetterCase::None);
 }
 
-namespace {
-maptext::Word box_word(double x0, double y0, double x1, double y1, const std::string& text) {
-  maptext::Word w;
-  w.vertices = {{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}};
-  w.text = text;
-  return w;
-}
-}  // namespace
+using test::upright_word;
 
 // A 100 x 60 tile, white, with a word in dark blue ink (a third of its box inked) and one in black;
 // read at full size and from the same image at half size.
@@ -163,7 +157,7 @@ TEST(Lettering, InkIsTheDarkestFifthOfTheWordsBoxAtAnyScale) {
     };
     paint(0, 0, 40, 6, 0, 0, 102);     // the top third of word 0's box (0-40 x 0-18): dark blue
     paint(60, 30, 100, 50, 0, 0, 0);   // word 1: black
-    const maptext::Word a = box_word(0, 0, 40, 18, "Elk"), b = box_word(60, 30, 100, 50, "RIVER");
+    const maptext::Word a = upright_word(0, 0, 40, 18, "Elk"), b = upright_word(60, 30, 100, 50, "RIVER");
     const std::vector<geometry::ReadingFrame> frames = {geometry::reading_frame(a.vertices), geometry::reading_frame(b.vertices)};
     const auto l = link::word_lettering({&a, &b}, frames, im, 100, 60);
     ASSERT_EQ(l.size(), 2u);

@@ -3,30 +3,24 @@
 
 #include "light/data/tile_merge.h"
 #include "light/error.h"
+#include "test_util.h"
 
 using namespace light;
 
-namespace {
-maptext::Word box(double x0, double y0, double x1, double y1, const std::string& text) {
-  maptext::Word w;
-  w.vertices = {{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}};
-  w.text = text;
-  return w;
-}
-}  // namespace
+using test::upright_word;
 
 TEST(TileMerge, TilesMoveByTheirGridPlaceAndWordsInOverlapsAreKeptOnce) {
   // 1000-px tiles every 800 px (200 px of overlap). "Creek" lies in the overlap of tiles w0 and w1:
   // found whole by w0 (x 700-900 on the map) and cut by w1's left edge (x 800-900).
   maptext::Tile a, b, c, other;
   a.image = "5797073_h0_w0.png";
-  a.groups = {{box(100, 100, 300, 130, "Lodge")}, {box(700, 100, 900, 130, "Creek")}};
+  a.groups = {{upright_word(100, 100, 300, 130, "Lodge")}, {upright_word(700, 100, 900, 130, "Creek")}};
   b.image = "5797073_h0_w1.png";
-  b.groups = {{box(0, 100, 100, 130, "eek")}, {box(300, 100, 500, 130, "Pole")}};
+  b.groups = {{upright_word(0, 100, 100, 130, "eek")}, {upright_word(300, 100, 500, 130, "Pole")}};
   c.image = "5797073_h1_w0.png";
-  c.groups = {{box(100, 50, 300, 80, "DENVER")}};
+  c.groups = {{upright_word(100, 50, 300, 80, "DENVER")}};
   other.image = "loose-tile.png";
-  other.groups = {{box(1, 1, 5, 5, "x")}};
+  other.groups = {{upright_word(1, 1, 5, 5, "x")}};
   data::TileMergeReport r;
   const maptext::Dataset maps = data::merge_tiles({b, other, a, c}, {800, 0.5}, &r);
   ASSERT_EQ(maps.size(), 2u);

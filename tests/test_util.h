@@ -3,10 +3,21 @@
 #include <map>
 #include <string>
 
+#include "light/maptext.h"
+
 namespace light::test {
 
 inline std::string source_path(const std::string& rel) { return std::string(LIGHT_SOURCE_DIR) + "/" + rel; }
 inline std::string example_path(const std::string& file) { return source_path("data/maptext-example/" + file); }
+
+// A word whose polygon is the box (x0, y0)-(x1, y1), as MapText gives an upright word: the lower edge
+// in reading direction, then the upper edge back.
+inline maptext::Word upright_word(double x0, double y0, double x1, double y1, const std::string& text) {
+  maptext::Word w;
+  w.vertices = {{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}};
+  w.text = text;
+  return w;
+}
 
 // A fresh empty directory under the system temp folder.
 std::string temp_dir();

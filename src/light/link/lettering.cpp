@@ -1,5 +1,7 @@
 #include "light/link/lettering.h"
 
+#include "light/image/ink.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,14 +31,9 @@ std::vector<Lettering> word_lettering(const std::vector<const maptext::Word*>& w
         const size_t o = (static_cast<size_t>(y) * image.width + x) * 3;
         px.emplace_back(299 * image.rgb[o] + 587 * image.rgb[o + 1] + 114 * image.rgb[o + 2], static_cast<int>(o));
       }
-    const size_t dark = std::max<size_t>(1, px.size() / 5);
-    std::nth_element(px.begin(), px.begin() + static_cast<long>(dark - 1), px.end());
-    double r = 0, g = 0, b = 0;
-    for (size_t i = 0; i < dark; ++i) {
-      const size_t o = static_cast<size_t>(px[i].second);
-      r += image.rgb[o], g += image.rgb[o + 1], b += image.rgb[o + 2];
-    }
-    l.r = static_cast<float>(r / (255.0 * dark)), l.g = static_cast<float>(g / (255.0 * dark)), l.b = static_cast<float>(b / (255.0 * dark));
+    const auto [sum, dark] = light::image::darkest_fifth_sum(px, [&](int o, int c) { return image.rgb[static_cast<size_t>(o + c)]; });
+    l.r = static_cast<float>(sum[0] / (255.0 * dark)), l.g = static_cast<float>(sum[1] / (255.0 * dark)),
+    l.b = static_cast<float>(sum[2] / (255.0 * dark));
     l.has_ink = true;
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include "light/error.h"
 #include "light/geometry/polygon.h"
+#include "light/image/ink.h"
 #include "light/text/letter_case.h"
 
 #include <algorithm>
@@ -24,12 +25,9 @@ std::array<float, 3> window_ink(const std::vector<float>& pixels, int64_t S, con
       px.emplace_back(0.299f * pixels[o] + 0.587f * pixels[plane + o] + 0.114f * pixels[2 * plane + o], o);
     }
   if (px.empty()) return {0.5f, 0.5f, 0.5f};
-  const size_t dark = std::max<size_t>(1, px.size() / 5);
-  std::nth_element(px.begin(), px.begin() + static_cast<long>(dark - 1), px.end());
+  const auto [sum, dark] = image::darkest_fifth_sum(px, [&](size_t o, int c) { return pixels[static_cast<size_t>(c) * plane + o]; });
   std::array<float, 3> ink{};
-  for (size_t i = 0; i < dark; ++i)
-    for (size_t c = 0; c < 3; ++c) ink[c] += pixels[c * plane + px[i].second];
-  for (float& v : ink) v = 0.5f * v / static_cast<float>(dark) + 0.5f;
+  for (size_t c = 0; c < 3; ++c) ink[c] = static_cast<float>(0.5 * sum[c] / static_cast<double>(dark) + 0.5);
   return ink;
 }
 }  // namespace

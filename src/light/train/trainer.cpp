@@ -216,8 +216,11 @@ void FineTuning::set_up() {
   if (!init_sized) config_.window_word_height = opt_.window_word_height;
   // Options the run does not use, named rather than silently ignored.
   if (init_sized && root_)
-    for (const char* name : {"--head", "--window-word-height", "--config", "--modalities"})
-      if (opt_.given.count(name) && !(std::string(name) == "--head" && opt_.head == "pairwise-lettering")) std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name, opt_.init.c_str());
+    for (const std::string name : {"--head", "--window-word-height", "--config", "--modalities"}) {
+      const bool widens = name == "--head" && opt_.head == "pairwise-lettering";  // used: it widens the head
+      if (opt_.given.count(name) && !widens)
+        std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name.c_str(), opt_.init.c_str());
+    }
   if (config_.window_word_height == 0 && opt_.given.count("--scale-jitter") && root_)
     std::fprintf(stderr, "note: --scale-jitter is not used without scale windows (--window-word-height)\n");
   config_.losses = {opt_.bidirection, opt_.focal};
