@@ -156,7 +156,8 @@ TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
   };
   EXPECT_GT(fscore(dir + "/m.json"), fscore(dir + "/d.json"));
   // The decoding's settings out of range: refused by name, nothing written.
-  for (const std::string bad : {"--reading-prior-above 2", "--no-successor-exponent 9", "--reading-prior-next-line 101", "--lettering-prior 0.5"}) {
+  for (const std::string bad : {"--reading-prior-above 2", "--no-successor-exponent 9", "--reading-prior-next-line 101", "--lettering-prior 0.5",
+                                    "--alignment-prior 0.5", "--baseline-prior 101"}) {
     r = run_light("link --words " + q(tile + "/annotations.json") + " --images " + q(tile) + " " + bad + " -o " + q(dir + "/bad.json") + " -q");
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find(bad.substr(0, bad.find(' ')) + ": expected"), std::string::npos) << r.err;

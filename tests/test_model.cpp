@@ -993,6 +993,11 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   c.lettering_prior = 1.5;
   write_model_config(dir + "/p.json", c);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").lettering_prior, 1.5);
+  EXPECT_EQ(read_file(dir + "/p.json").find("alignment_prior"), std::string::npos);
+  c.alignment_prior = 3, c.baseline_prior = 2;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").alignment_prior, 3.0);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").baseline_prior, 2.0);
   // The message reading a config.json of `text` fails with ("" when it reads).
   const auto config_error = [&](const std::string& text) {
     test::write_text(dir + "/bad.json", text);
@@ -1004,6 +1009,8 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
     return std::string();
   };
   EXPECT_NE(config_error("{\"lettering_prior\": 0.5}").find("bad.json: lettering_prior: expected a factor in [1, 100]"), std::string::npos);
+  EXPECT_NE(config_error("{\"alignment_prior\": 0}").find("bad.json: alignment_prior: expected a factor in [1, 100]"), std::string::npos);
+  EXPECT_NE(config_error("{\"baseline_prior\": 200}").find("bad.json: baseline_prior: expected a factor in [1, 100]"), std::string::npos);
   EXPECT_NE(config_error("{\"reading_prior_next_line\": -1}").find("bad.json: reading_prior_next_line: expected a factor in [0, 100]"), std::string::npos);
   EXPECT_NE(config_error("{\"reading_prior_above\": 2}").find("bad.json: reading_prior_above: expected a factor in [0, 1]"), std::string::npos);
   // How polygons reach the model: absent (keep, the reference's) unless resampled.
@@ -1098,6 +1105,14 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   lo.lettering_prior = 2.0;  // in range: links
   EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
   lo.lettering_prior.reset();
+  lo.alignment_prior = 0.5;
+  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  lo.alignment_prior.reset();
+  lo.baseline_prior = 101;
+  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  lo.baseline_prior = 3;  // in range: links
+  EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
+  lo.baseline_prior.reset();
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";

@@ -82,6 +82,10 @@ struct LinkByModelOptions {
   // reading_prior_next_line; a candidate on the line below or spread, lettered as the word is, times
   // lettering_prior, one lettered otherwise over it (docs/commands.md, `light link`).
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;
+  // Set: instead of the model's: a candidate on the line below whose line lines up with the word's
+  // (left, right or centre) times alignment_prior, one that does not over it; a spread candidate on
+  // the word's baseline (its height and angle) times baseline_prior, one off it over it.
+  std::optional<double> alignment_prior, baseline_prior;
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;

@@ -7,14 +7,14 @@
 #   LIGHT_FULL=build/light-full DEVICE=cpu TRAIN=4 VAL=2 EPOCHS=1 OUT=/tmp/o bash scripts/gpu-kit/train.sh
 T0=$(date +%s)
 cd "$(dirname "$0")/../.."
-OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-1600} VAL=${VAL:-40} EPOCHS=${EPOCHS:-12} DEADLINE=${DEADLINE:-540}
+OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-1600} VAL=${VAL:-40} EPOCHS=${EPOCHS:-40} DEADLINE=${DEADLINE:-540}
 BATCH=${BATCH:-4} HEAD=${HEAD:-pairwise} LR=${LR:-3e-4} WARMUP=${WARMUP:-300} EXTRA=${EXTRA:---focal-self-target}
 D=/tmp/light-train; mkdir -p $D
 log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
 if [ -z "$LIGHT_FULL" ]; then
   mkdir -p /tmp/root && tar xJf .gpudeps/deps.tar.xz -C /tmp/root
   cp -an /tmp/root/usr/. /usr/ 2>/dev/null; cp -an /tmp/root/etc/. /etc/ 2>/dev/null
-  cp -n .gpudeps/extra/libGL* /usr/lib/x86_64-linux-gnu/; cp -f .gpudeps/extra/libopencv_imgcodecs.so.4.6.0 /usr/lib/x86_64-linux-gnu/; ldconfig
+  cp -n .gpudeps/extra/libGL* .gpudeps/extra/libjpeg.so.62 /usr/lib/x86_64-linux-gnu/; cp -f .gpudeps/extra/libopencv_imgcodecs.so.4.6.0 /usr/lib/x86_64-linux-gnu/; ldconfig
   TD=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')/Torch
   export PATH=/usr/local/cuda/bin:$PATH
   log "unpacked; configuring"
@@ -27,12 +27,20 @@ fi
 $LIGHT_FULL synth --out $D/train --count $TRAIN --seed 2301 --threads 0 --overwrite -q 2>&1 | tail -3
 $LIGHT_FULL synth --out $D/val --count $VAL --seed 2311 --threads 0 --overwrite -q 2>&1 | tail -3
 log "synth: $(ls $D/train/images | wc -l) training tiles, $(ls $D/val/images | wc -l) validation tiles"
-LEFT=$(( DEADLINE - ( $(date +%s) - T0 ) ))
-log "training for at most $LEFT s"
-timeout -s KILL $LEFT $LIGHT_FULL train --train $D/train/annotations.json --train-images $D/train/images \
-  --val $D/val/annotations.json --val-images $D/val/images --out $D/run --overwrite --tokenizer bytes --config small \
-  --head $HEAD --window-word-height 0.022 $EXTRA --lr $LR --warmup-steps $WARMUP --lr-decay cosine \
-  --batch-size $BATCH --max-epochs $EPOCHS --seed 1 --threads 0 --device $DEVICE > $OUT/train.log 2>&1
+# The first epoch is timed; the run then resumes with as many epochs as fit before DEADLINE (at most
+# EPOCHS), so that its cosine schedule ends when the time does (the first epoch's rate differs by <1 %).
+train() {  # train ARGS...: the time left as its limit; appends to train.log
+  timeout -s KILL $(( DEADLINE - ( $(date +%s) - T0 ) )) $LIGHT_FULL train --threads 0 --device $DEVICE "$@" >> $OUT/train.log 2>&1
+}
+log "training: the first epoch timed (batch $BATCH, lr $LR)"
+train --train $D/train/annotations.json --train-images $D/train/images --val $D/val/annotations.json --val-images $D/val/images \
+  --out $D/run --overwrite --tokenizer bytes --config small --head $HEAD --window-word-height 0.022 $EXTRA --lr $LR \
+  --warmup-steps $WARMUP --lr-decay cosine --batch-size $BATCH --seed 1 --max-epochs $EPOCHS --stop-after-epoch 1
+T1=$(python3 -c "import json;print(int(json.loads(open('$D/run/log.jsonl').readline())['seconds'])+1)")
+FIT=$(( 1 + ( DEADLINE - ( $(date +%s) - T0 ) - ${RELOAD:-25} ) / T1 ))
+[ $FIT -gt $EPOCHS ] && FIT=$EPOCHS
+log "first epoch $T1 s: resumed for $FIT epochs in all"
+[ $FIT -gt 1 ] && train --resume $D/run --max-epochs $FIT
 log "training ended ($?): $(wc -l < $D/run/log.jsonl) epoch(s)"
 tail -c 1500 $OUT/train.log | tr '\r' '\n' | tail -4
 cat $D/run/log.jsonl

@@ -26,6 +26,8 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   o.reading_prior_above = options.reading_prior_above;
   o.reading_prior_next_line = options.reading_prior_next_line;
   o.lettering_prior = options.lettering_prior;
+  o.alignment_prior = options.alignment_prior;
+  o.baseline_prior = options.baseline_prior;
   return o;
 }
 

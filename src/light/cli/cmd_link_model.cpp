@@ -28,6 +28,8 @@ void run_link_with_model(const LinkArgs& a) {
   mo.reading_prior_above = a.reading_prior_above;
   mo.reading_prior_next_line = a.reading_prior_next_line;
   mo.lettering_prior = a.lettering_prior;
+  mo.alignment_prior = a.alignment_prior;
+  mo.baseline_prior = a.baseline_prior;
   mo.progress = !a.quiet && a.collection.empty();
   mo.polygon_points = a.polygon_points;
   mo.source = a.words;

@@ -19,6 +19,8 @@
 // - The lettering prior: a candidate on the line below or spread along the line (more than 2 heights
 //   of white away) is multiplied by `lettering` when it is lettered as the word is (lettering.h: ink,
 //   height, case), and divided by it when it is not.
+// - The alignment and baseline priors (line_alignment.h) read the lines of a first decoding: they
+//   are applied to the rows that come out of this one, and the rows decoded again.
 #pragma once
 #include <vector>
 
@@ -44,10 +46,14 @@ struct DecodingPrior {
   double above = 1.0;
   double next_line = 1.0;
   double lettering = 1.0;
+  double alignment = 1.0;  // line_alignment.h: applied after a first decoding (apply_line_alignment)
+  double baseline = 1.0;   // likewise
   bool is_identity() const {
     return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0 && next_line == 1.0 && lettering == 1.0;
   }
-  bool needs_frames() const { return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0 || lettering != 1.0; }
+  bool needs_frames() const {
+    return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0 || lettering != 1.0 || alignment != 1.0 || baseline != 1.0;
+  }
 };
 
 // Each model word's reading frame: that of flatten(tile)[sources[k]]; none when the prior needs none

@@ -1,6 +1,7 @@
 #include "light/link/model_linking.h"
 
 #include <cmath>
+#include <tuple>
 
 #include "light/data/inputs.h"
 #include "light/data/scale_windows.h"
@@ -9,6 +10,7 @@
 #include "light/image/resize.h"
 #include "light/link/decode.h"
 #include "light/link/decoding_prior.h"
+#include "light/link/line_alignment.h"
 #include "light/link/paths.h"
 #include "light/model/predictor.h"
 #include "light/text/bpe.h"
@@ -38,7 +40,8 @@ struct ModelLinker::Impl {
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
     const model::ModelConfig& c = model.config();
-    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line, c.lettering_prior};
+    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line, c.lettering_prior,
+             c.alignment_prior, c.baseline_prior};
     if (opt.no_successor_bias > 0) prior.no_successor_bias = opt.no_successor_bias;
     if (opt.no_successor_exponent) {
       if (!(std::isfinite(*opt.no_successor_exponent) && std::abs(*opt.no_successor_exponent) <= 4))
@@ -60,6 +63,13 @@ struct ModelLinker::Impl {
         throw Error("--lettering-prior: expected a factor in [1, 100], got " + std::to_string(*opt.lettering_prior));
       prior.lettering = *opt.lettering_prior;
     }
+    for (auto [given, into, flag] : {std::tuple{&opt.alignment_prior, &prior.alignment, "--alignment-prior"},
+                                     std::tuple{&opt.baseline_prior, &prior.baseline, "--baseline-prior"}})
+      if (*given) {
+        if (!(std::isfinite(**given) && **given >= 1 && **given <= 100))
+          throw Error(std::string(flag) + ": expected a factor in [1, 100], got " + std::to_string(**given));
+        *into = **given;
+      }
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     // A few added tokens past the vocabulary (a <mask> for pretraining) never come out of a word; a
     // tokenizer most of whose ids lie past it is another model's (its words would encode to nothing).
@@ -144,6 +154,10 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   }
   apply_decoding_prior(P, Q, frames, config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width,
                        height, impl_->prior, &letters);
+  if (impl_->prior.alignment != 1.0 || impl_->prior.baseline != 1.0) {  // the lines of a first decoding, then again
+    const Decoded first = decode_successors(P, Q);
+    apply_line_alignment(P, Q, frames, first.successors, {impl_->prior.alignment, impl_->prior.baseline});
+  }
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw);
   r.cycles_broken += static_cast<size_t>(cycles);

@@ -71,6 +71,8 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.reading_prior_above != 1.0) j["reading_prior_above"] = c.reading_prior_above;
   if (c.reading_prior_next_line != 1.0) j["reading_prior_next_line"] = c.reading_prior_next_line;
   if (c.lettering_prior != 1.0) j["lettering_prior"] = c.lettering_prior;
+  if (c.alignment_prior != 1.0) j["alignment_prior"] = c.alignment_prior;
+  if (c.baseline_prior != 1.0) j["baseline_prior"] = c.baseline_prior;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
@@ -167,6 +169,10 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           "reading_prior_next_line", "a factor in [0, 100] (1: none)", std::to_string(c.reading_prior_next_line));
   require(std::isfinite(c.lettering_prior) && c.lettering_prior >= 1 && c.lettering_prior <= 100, where, "lettering_prior",
           "a factor in [1, 100] (1: none)", std::to_string(c.lettering_prior));
+  require(std::isfinite(c.alignment_prior) && c.alignment_prior >= 1 && c.alignment_prior <= 100, where, "alignment_prior",
+          "a factor in [1, 100] (1: none)", std::to_string(c.alignment_prior));
+  require(std::isfinite(c.baseline_prior) && c.baseline_prior >= 1 && c.baseline_prior <= 100, where, "baseline_prior",
+          "a factor in [1, 100] (1: none)", std::to_string(c.baseline_prior));
 }
 
 SuccessorHead parse_successor_head(const std::string& name) {
@@ -340,6 +346,8 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   get(j, "reading_prior_above", c.reading_prior_above, path);
   get(j, "reading_prior_next_line", c.reading_prior_next_line, path);
   get(j, "lettering_prior", c.lettering_prior, path);
+  get(j, "alignment_prior", c.alignment_prior, path);
+  get(j, "baseline_prior", c.baseline_prior, path);
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
     c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");

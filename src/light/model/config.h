@@ -84,6 +84,8 @@ struct ModelConfig {
   double no_successor_exponent = 0.0;
   double reading_prior_above = 1.0;
   double reading_prior_next_line = 1.0;  // the factor on a candidate on the line below (1: none)
+  double alignment_prior = 1.0;  // next-line candidates whose lines line up times this, others over it (link/line_alignment.h)
+  double baseline_prior = 1.0;   // spread candidates on the word's baseline times this, others over it (likewise)
   double lettering_prior = 1.0;  // next-line and spread candidates lettered alike times this, others over it (1: none)
   // How word polygons reach the polygon encoder (data/model_polygons.h): keep (released checkpoints:
   // the reference's first 16 points) or resample (models trained here: 16 points along the outline).

@@ -2,6 +2,7 @@
 
 #include <c10/core/CPUAllocator.h>
 #include <dlfcn.h>
+#include <torch/version.h>
 #include <malloc.h>
 
 #include <cstdlib>
@@ -10,6 +11,15 @@
 #include <new>
 #include <string_view>
 #include <unordered_map>
+
+// LibTorch 2.3 made c10::Allocator::allocate non-const and added the pure copy_data.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#define LIGHT_ALLOCATE_CONST
+#define LIGHT_ALLOCATOR_COPY_DATA 1
+#else
+#define LIGHT_ALLOCATE_CONST const
+#define LIGHT_ALLOCATOR_COPY_DATA 0
+#endif
 
 namespace light::model {
 
@@ -30,7 +40,7 @@ size_t size_class(size_t n) {
 // the sizes of the large blocks handed out are remembered beside them.
 class BlockCache final : public c10::Allocator {
  public:
-  c10::DataPtr allocate(size_t n) const override {
+  c10::DataPtr allocate(size_t n) LIGHT_ALLOCATE_CONST override {
     void* data = nullptr;
     if (n == 0) return {nullptr, nullptr, &release, c10::Device(c10::DeviceType::CPU)};
     const size_t size = n < kLarge ? n : size_class(n);
@@ -52,6 +62,9 @@ class BlockCache final : public c10::Allocator {
     return {data, data, &release, c10::Device(c10::DeviceType::CPU)};
   }
   c10::DeleterFnPtr raw_deleter() const override { return &release; }
+#if LIGHT_ALLOCATOR_COPY_DATA
+  void copy_data(void* dest, const void* src, std::size_t count) const override { default_copy_data(dest, src, count); }
+#endif
 
   static void release(void* data) {
     if (!data) return;

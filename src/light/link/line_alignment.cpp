@@ -1,0 +1,116 @@
+#include "light/link/line_alignment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "light/error.h"
+#include "light/geometry/link_class.h"
+#include "light/link/decoding_prior.h"
+
+namespace light::link {
+
+namespace {
+int root(std::vector<int>& parent, int k) {
+  while (parent[static_cast<size_t>(k)] != k) k = parent[static_cast<size_t>(k)] = parent[static_cast<size_t>(parent[static_cast<size_t>(k)])];
+  return k;
+}
+bool on_one_line(geometry::LinkClass c) { return c != geometry::LinkClass::NextLine && c != geometry::LinkClass::Above; }
+}  // namespace
+
+std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<geometry::ReadingFrame>& frames) {
+  const size_t n = successors.size();
+  if (frames.size() != n) throw Error("line alignment: " + std::to_string(n) + " words and " + std::to_string(frames.size()) + " frames");
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    const int j = successors[i];
+    if (j < 0 || static_cast<size_t>(j) >= n || static_cast<size_t>(j) == i) continue;
+    if (on_one_line(geometry::classify_link(frames[i], frames[static_cast<size_t>(j)])))
+      parent[static_cast<size_t>(root(parent, static_cast<int>(i)))] = root(parent, j);
+  }
+  std::vector<int> number(n, -1), out(n);
+  int lines = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const int r = root(parent, static_cast<int>(k));
+    if (number[static_cast<size_t>(r)] < 0) number[static_cast<size_t>(r)] = lines++;
+    out[k] = number[static_cast<size_t>(r)];
+  }
+  return out;
+}
+
+double line_end_offset(const geometry::ReadingFrame& from, const std::vector<int>& a, const std::vector<int>& b,
+                       const std::vector<geometry::ReadingFrame>& frames) {
+  const double ux = from.end.x - from.start.x, uy = from.end.y - from.start.y, len = std::hypot(ux, uy);
+  if (!(len > 0) || !(from.height > 0)) return std::numeric_limits<double>::infinity();
+  const auto span = [&](const std::vector<int>& line) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int k : line)
+      for (const auto& p : {frames[static_cast<size_t>(k)].start, frames[static_cast<size_t>(k)].end}) {
+        const double t = (p.x * ux + p.y * uy) / len;
+        lo = std::min(lo, t), hi = std::max(hi, t);
+      }
+    return std::pair{lo, hi};
+  };
+  const auto [lo_a, hi_a] = span(a);
+  const auto [lo_b, hi_b] = span(b);
+  const double d = std::min({std::abs(lo_a - lo_b), std::abs(hi_a - hi_b), std::abs(0.5 * (lo_a + hi_a) - 0.5 * (lo_b + hi_b))});
+  return d / from.height;
+}
+
+bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to) {
+  const geometry::LinkOffset o = geometry::link_offset(from, to);
+  if (!(std::abs(o.across) <= kBaselineAcross) || !(from.height > 0) || !(to.height > 0)) return false;
+  if (!(std::abs(std::log(to.height / from.height)) <= kBaselineLogHeight)) return false;
+  const double ax = from.end.x - from.start.x, ay = from.end.y - from.start.y, bx = to.end.x - to.start.x, by = to.end.y - to.start.y;
+  const double la = std::hypot(ax, ay), lb = std::hypot(bx, by);
+  return la > 0 && lb > 0 && (ax * bx + ay * by) / (la * lb) >= std::cos(kBaselineDegrees * M_PI / 180.0);
+}
+
+void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
+                          const std::vector<int>& successors, const LinePriors& priors) {
+  if (priors.alignment == 1.0 && priors.baseline == 1.0) return;
+  const size_t n = frames.size();
+  if (static_cast<size_t>(probs.n) != n || static_cast<size_t>(bi_probs.n) != n || successors.size() != n)
+    throw Error("line alignment: " + std::to_string(probs.n) + " successor rows, " + std::to_string(bi_probs.n) + " predecessor rows, " +
+                std::to_string(successors.size()) + " successors and " + std::to_string(n) + " word frames");
+  const std::vector<int> line = lines_of(successors, frames);
+  std::vector<std::vector<int>> members(n);
+  for (size_t k = 0; k < n; ++k) members[static_cast<size_t>(line[k])].push_back(static_cast<int>(k));
+  // A line's last word (no successor on its line in the first decoding) and a line's first word:
+  // only they are raised (a word inside a line keeps the link the model gave it).
+  std::vector<char> ends(n, 1), starts(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const int j = successors[i];
+    if (j >= 0 && static_cast<size_t>(j) < n && static_cast<size_t>(j) != i && line[i] == line[static_cast<size_t>(j)])
+      ends[i] = 0, starts[static_cast<size_t>(j)] = 0;
+  }
+  const float align_up = static_cast<float>(priors.alignment), align_down = static_cast<float>(1.0 / priors.alignment);
+  const float base_up = static_cast<float>(priors.baseline), base_down = static_cast<float>(1.0 / priors.baseline);
+  // The factor on a link from -> to.
+  const auto factor = [&](size_t from, size_t to) {
+    const geometry::LinkOffset o = geometry::link_offset(frames[from], frames[to]);
+    const bool free_ends = ends[from] && starts[to];
+    if (o.across > kAboveRise && o.across <= kNextLineDrop) {  // the line below
+      if (priors.alignment == 1.0 || line[from] == line[to]) return 1.0f;
+      if (line_end_offset(frames[from], members[static_cast<size_t>(line[from])], members[static_cast<size_t>(line[to])], frames) >
+          kAlignedEnds)
+        return align_down;
+      return free_ends ? align_up : 1.0f;
+    }
+    if (std::abs(o.across) <= kAboveRise && o.gap > geometry::kSpreadGap && priors.baseline != 1.0) {  // spread along the line
+      if (!on_baseline(frames[from], frames[to])) return base_down;
+      return free_ends ? base_up : 1.0f;
+    }
+    return 1.0f;
+  };
+  for (size_t r = 0; r < n; ++r) {
+    for (auto& [j, p] : probs.rows[r])
+      if (static_cast<size_t>(j) != r) p *= factor(r, static_cast<size_t>(j));
+    for (auto& [j, q] : bi_probs.rows[r])
+      if (static_cast<size_t>(j) != r) q *= factor(static_cast<size_t>(j), r);
+  }
+}
+
+}  // namespace light::link

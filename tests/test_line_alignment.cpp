@@ -1,0 +1,121 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "light/error.h"
+#include "light/link/decode.h"
+#include "light/link/line_alignment.h"
+
+using namespace light;
+using link::LinePriors;
+
+namespace {
+// A word's reading frame: from (x0, y) to (x1, y) at height h.
+geometry::ReadingFrame frame(double x0, double x1, double y, double h) { return {{x0, y}, {x1, y}, h}; }
+
+data::SparseRows rows(const std::vector<std::vector<float>>& dense) {
+  std::vector<float> flat;
+  for (const auto& r : dense) flat.insert(flat.end(), r.begin(), r.end());
+  return data::SparseRows::from_dense(flat, static_cast<int>(dense.size()));
+}
+}  // namespace
+
+// A: 0-100 and B: 120-200 on y = 100 (height 20), C: 0-80 one and a half heights below. A -> B is a
+// same-line link, B -> C a next-line one: A and B are one line, C another.
+TEST(LineAlignment, SameLineLinksOfTheFirstDecodingMakeTheLinesAndNextLineLinksDoNot) {
+  const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(120, 200, 100, 20), frame(0, 80, 130, 20)};
+  const std::vector<int> line = link::lines_of({1, 2, 2}, f);
+  EXPECT_EQ(line[0], line[1]);
+  EXPECT_NE(line[1], line[2]);
+  EXPECT_THROW(link::lines_of({0, 1}, f), Error);
+}
+
+// Hand-worked, in heights of 20 along x: the line [0, 200] against [0, 80] (left ends together): 0;
+// against [60, 140] (centres at 100): 0; against [150, 230]: right ends 30 apart, left 150, centres 90:
+// 30 / 20 = 1.5.
+TEST(LineAlignment, TheOffsetIsTheNearestOfTheLeftEndsRightEndsAndCentres) {
+  const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(120, 200, 100, 20), frame(0, 80, 130, 20),
+                                              frame(60, 140, 130, 20), frame(150, 230, 130, 20)};
+  EXPECT_DOUBLE_EQ(link::line_end_offset(f[0], {0, 1}, {2}, f), 0.0);
+  EXPECT_DOUBLE_EQ(link::line_end_offset(f[0], {0, 1}, {3}, f), 0.0);
+  EXPECT_DOUBLE_EQ(link::line_end_offset(f[0], {0, 1}, {4}, f), 1.5);
+  EXPECT_TRUE(std::isinf(link::line_end_offset(frame(5, 5, 100, 20), {0}, {2}, f)));  // no direction
+}
+
+// "Site" (100-200, y 100) ends its phrase in the first decoding: "no successor" 0.5 against 0.25 for
+// each word below. "Castle" (120-200, 1.5 heights below) is right-aligned with it; "Farm" (0-60, as
+// far below) lines up with nothing. At 3: Castle 0.75, Farm 0.083: Site -> Castle.
+TEST(LineAlignment, ANamesSecondLineThatLinesUpBeatsALabelBelowThatDoesNot) {
+  const std::vector<geometry::ReadingFrame> f{frame(100, 200, 100, 20), frame(120, 200, 130, 20), frame(0, 60, 130, 20)};
+  const auto p0 = rows({{0.5f, 0.25f, 0.25f}, {0, 1, 0}, {0, 0, 1}});
+  const auto q0 = rows({{1, 0, 0}, {0.3f, 0.7f, 0}, {0.3f, 0, 0.7f}});
+  const link::Decoded first = link::decode_successors(p0, q0);
+  ASSERT_EQ(first.successors[0], 0);
+  data::SparseRows p = p0, q = q0;
+  link::apply_line_alignment(p, q, f, first.successors, LinePriors{3.0, 1.0});
+  EXPECT_FLOAT_EQ(p.at(0, 0), 0.5f);  // "no successor" untouched
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.75f);
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.25f / 3);
+  EXPECT_FLOAT_EQ(q.at(1, 0), 0.9f);  // Castle's predecessor row: Site above, lined up
+  EXPECT_FLOAT_EQ(q.at(2, 0), 0.1f);  // Farm's: not
+  EXPECT_EQ(link::decode_successors(p, q).successors[0], 1);
+  // Factors of 1: the rows as they were.
+  data::SparseRows p1 = p0, q1 = q0;
+  link::apply_line_alignment(p1, q1, f, first.successors, LinePriors{});
+  EXPECT_FLOAT_EQ(p1.at(0, 1), 0.25f);
+}
+
+// A word inside its line (its first-decoding successor on its own line) is not raised toward the line
+// below, though the line below lines up: only a line's end and the next line's start are.
+TEST(LineAlignment, AWordInsideItsLineKeepsItsLinkAndOnlyUnalignedCandidatesAreLowered) {
+  // A 0-100 -> B 120-200 on y 100; C 0-80 below, left-aligned with the line; D 300-360 below, not.
+  const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(120, 200, 100, 20), frame(0, 80, 130, 20),
+                                              frame(300, 360, 130, 20)};
+  auto p = rows({{0.1f, 0.5f, 0.3f, 0.1f}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+  auto q = rows({{1, 0, 0, 0}, {0.6f, 0.4f, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+  link::apply_line_alignment(p, q, f, {1, 1, 2, 3}, LinePriors{3.0, 1.0});
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.5f);      // its own line: untouched
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.3f);      // lined up, but A does not end its line
+  EXPECT_FLOAT_EQ(p.at(0, 3), 0.1f / 3);  // not lined up: lowered
+}
+
+// Hand-worked on a word of height 20 along y = 100: across by 0.2 heights is on its baseline, 0.3 not;
+// a height of 21 (log 0.049) is, 22 (log 0.095) not; a word turned 2 degrees is, 4 degrees not.
+TEST(LineAlignment, OnTheBaselineMeansAcrossByAQuarterHeightTheSameHeightAndAngle) {
+  const auto a = frame(0, 100, 100, 20);
+  EXPECT_TRUE(link::on_baseline(a, frame(200, 300, 104, 20)));
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 106, 20)));
+  EXPECT_TRUE(link::on_baseline(a, frame(200, 300, 100, 21)));
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 100, 22)));
+  const auto turned = [](double degrees) {
+    const double r = degrees * M_PI / 180;
+    return geometry::ReadingFrame{{250 - 50 * std::cos(r), 100 - 50 * std::sin(r)}, {250 + 50 * std::cos(r), 100 + 50 * std::sin(r)}, 20};
+  };
+  EXPECT_TRUE(link::on_baseline(a, turned(2)));
+  EXPECT_FALSE(link::on_baseline(a, turned(4)));
+}
+
+// "DENVER" (0-100) and, 5 heights of white on, "GRANDE" (200-300) on its baseline; "Farm" (200-260,
+// as far, but 30 px high) off it. Both end and start their phrases in the first decoding.
+TEST(LineAlignment, ASpreadCandidateOnTheWordsBaselineIsRaisedAndOneOffItLowered) {
+  const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(200, 300, 100, 20), frame(200, 260, 100, 30)};
+  auto p = rows({{0.4f, 0.3f, 0.3f}, {0, 1, 0}, {0, 0, 1}});
+  auto q = rows({{1, 0, 0}, {0.2f, 0.8f, 0}, {0.2f, 0, 0.8f}});
+  link::apply_line_alignment(p, q, f, {0, 1, 2}, LinePriors{1.0, 3.0});
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.9f);
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.1f);
+  EXPECT_FLOAT_EQ(q.at(1, 0), 0.6f);
+  EXPECT_EQ(link::decode_successors(p, q).successors[0], 1);
+  // The alignment prior alone leaves spread candidates as they were.
+  auto p1 = rows({{0.4f, 0.3f, 0.3f}, {0, 1, 0}, {0, 0, 1}});
+  auto q1 = q;
+  link::apply_line_alignment(p1, q1, f, {0, 1, 2}, LinePriors{3.0, 1.0});
+  EXPECT_FLOAT_EQ(p1.at(0, 2), 0.3f);
+}
+
+TEST(LineAlignment, RowsOfAnotherSizeThanTheFramesAreRefused) {
+  const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(120, 200, 100, 20)};
+  auto p = rows({{1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+  auto q = p;
+  EXPECT_THROW(link::apply_line_alignment(p, q, f, {0, 1, 2}, LinePriors{3.0, 3.0}), Error);
+}
