@@ -6,20 +6,13 @@
 #include "light/link/decode.h"
 #include "light/link/decoding_prior.h"
 #include "test_util.h"
+#include "test_rows.h"
 
 using namespace light;
 using link::DecodingPrior;
 
-namespace {
-// A word's reading frame: from (x0, y) to (x1, y) at height h.
-geometry::ReadingFrame frame(double x0, double x1, double y, double h) { return {{x0, y}, {x1, y}, h}; }
-
-data::SparseRows rows(const std::vector<std::vector<float>>& dense) {
-  std::vector<float> flat;
-  for (const auto& r : dense) flat.insert(flat.end(), r.begin(), r.end());
-  return data::SparseRows::from_dense(flat, static_cast<int>(dense.size()));
-}
-}  // namespace
+using test::frame;
+using test::rows;
 
 // Hand-worked: a word of height 20 along y = 100; a word centred 40 px lower lies 2 heights below, one
 // 40 px higher 2 above, one further along the same line 0; a word read top to bottom (its reading

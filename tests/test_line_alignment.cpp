@@ -5,20 +5,13 @@
 #include "light/error.h"
 #include "light/link/decode.h"
 #include "light/link/line_alignment.h"
+#include "test_rows.h"
 
 using namespace light;
 using link::LinePriors;
 
-namespace {
-// A word's reading frame: from (x0, y) to (x1, y) at height h.
-geometry::ReadingFrame frame(double x0, double x1, double y, double h) { return {{x0, y}, {x1, y}, h}; }
-
-data::SparseRows rows(const std::vector<std::vector<float>>& dense) {
-  std::vector<float> flat;
-  for (const auto& r : dense) flat.insert(flat.end(), r.begin(), r.end());
-  return data::SparseRows::from_dense(flat, static_cast<int>(dense.size()));
-}
-}  // namespace
+using test::frame;
+using test::rows;
 
 // A: 0-100 and B: 120-200 on y = 100 (height 20), C: 0-80 one and a half heights below. A -> B is a
 // same-line link, B -> C a next-line one: A and B are one line, C another.
