@@ -165,7 +165,7 @@ TEST(Lettering, InkIsTheDarkestFifthOfTheWordsBoxAtAnyScale) {
   }
 }
 
-TEST(Lettering, AlikeNeedsCloseInkCloseHeightsAndOneCase) {
+TEST(Lettering, AlikeNeedsCloseInkCloseHeightsAndOneCaseSmallLettersGoingWithAnInitialCapital) {
   link::Lettering a{0.1f, 0.1f, 0.1f, std::log(20.0f), link::LetterCase::Upper, true};
   link::Lettering b = a;
   EXPECT_TRUE(link::lettered_alike(a, b));
@@ -177,6 +177,11 @@ TEST(Lettering, AlikeNeedsCloseInkCloseHeightsAndOneCase) {
   EXPECT_TRUE(link::lettered_alike(a, b));
   b = a, b.letter_case = link::LetterCase::Title;
   EXPECT_FALSE(link::lettered_alike(a, b));
+  b.letter_case = link::LetterCase::Lower;
+  EXPECT_FALSE(link::lettered_alike(a, b));
+  link::Lettering site = a, of = a;  // "Site / of": an initial capital and small letters go together
+  site.letter_case = link::LetterCase::Title, of.letter_case = link::LetterCase::Lower;
+  EXPECT_TRUE(link::lettered_alike(site, of));
   b.letter_case = link::LetterCase::None;  // figures go with any case
   EXPECT_TRUE(link::lettered_alike(a, b));
   b = a, b.has_ink = false, b.r = 1;  // no ink seen: the ink does not count

@@ -72,20 +72,28 @@ TEST(LineAlignment, AWordInsideItsLineKeepsItsLinkAndOnlyUnalignedCandidatesAreL
   EXPECT_FLOAT_EQ(p.at(0, 3), 0.1f / 3);  // not lined up: lowered
 }
 
-// Hand-worked on a word of height 20 along y = 100: across by 0.2 heights is on its baseline, 0.3 not;
-// a height of 21 (log 0.049) is, 22 (log 0.095) not; a word turned 2 degrees is, 4 degrees not.
-TEST(LineAlignment, OnTheBaselineMeansAcrossByAQuarterHeightTheSameHeightAndAngle) {
+// Hand-worked on a word of height 20 along y = 100 (centre (50, 100)), a word centred 200 px on: 4 px
+// lower (the chord turned 1.1 degrees) is on its baseline, 12 px (3.4 degrees) not; a height of 21
+// (log 0.049) is, 22 (log 0.095) not; turned 4 degrees about its centre (the mean direction 2 degrees
+// off the chord) is, 10 degrees (5 off) not; turned 10 degrees where an arc puts it (the chord at 5
+// degrees, the mean of 0 and 10) is; turned 40 degrees there is not (more than 30).
+TEST(LineAlignment, OnTheBaselineMeansOneHeightAndAChordAlongTheMeanDirectionStraightOrCurved) {
   const auto a = frame(0, 100, 100, 20);
   EXPECT_TRUE(link::on_baseline(a, frame(200, 300, 104, 20)));
-  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 106, 20)));
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 112, 20)));
   EXPECT_TRUE(link::on_baseline(a, frame(200, 300, 100, 21)));
   EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 100, 22)));
-  const auto turned = [](double degrees) {
+  // A word 100 px long centred on (x, y), turned by `degrees`.
+  const auto turned = [](double x, double y, double degrees) {
     const double r = degrees * M_PI / 180;
-    return geometry::ReadingFrame{{250 - 50 * std::cos(r), 100 - 50 * std::sin(r)}, {250 + 50 * std::cos(r), 100 + 50 * std::sin(r)}, 20};
+    return geometry::ReadingFrame{{x - 50 * std::cos(r), y - 50 * std::sin(r)}, {x + 50 * std::cos(r), y + 50 * std::sin(r)}, 20};
   };
-  EXPECT_TRUE(link::on_baseline(a, turned(2)));
-  EXPECT_FALSE(link::on_baseline(a, turned(4)));
+  EXPECT_TRUE(link::on_baseline(a, turned(250, 100, 4)));
+  EXPECT_FALSE(link::on_baseline(a, turned(250, 100, 10)));
+  const double r5 = 5 * M_PI / 180;
+  EXPECT_TRUE(link::on_baseline(a, turned(50 + 200 * std::cos(r5), 100 + 200 * std::sin(r5), 10)));
+  const double r20 = 20 * M_PI / 180;
+  EXPECT_FALSE(link::on_baseline(a, turned(50 + 200 * std::cos(r20), 100 + 200 * std::sin(r20), 40)));
 }
 
 // "DENVER" (0-100) and, 5 heights of white on, "GRANDE" (200-300) on its baseline; "Farm" (200-260,

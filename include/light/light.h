@@ -84,7 +84,7 @@ struct LinkByModelOptions {
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;
   // Set: instead of the model's: a candidate on the line below whose line lines up with the word's
   // (left, right or centre) times alignment_prior, one that does not over it; a spread candidate on
-  // the word's baseline (its height and angle) times baseline_prior, one off it over it.
+  // the word's baseline (one height, a straight or curved line) times baseline_prior, one off it over it.
   std::optional<double> alignment_prior, baseline_prior;
 };
 struct LinkByModelReport {

@@ -88,7 +88,7 @@ void add_link_command(CLI::App& app) {
                   "(left, right or centre), divide it when not (default: the model's config; 1: none)");
   cmd->add_option("--baseline-prior", args->baseline_prior,
                   "After a first decoding: multiply a candidate spread along the line by this when it sits on the word's baseline "
-                  "(height, angle), divide it when not (default: the model's config; 1: none)");
+                  "(one height, a straight or curved line), divide it when not (default: the model's config; 1: none)");
   cmd->add_option("--polygon-points", args->polygon_points,
                   "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
                   "polygon_points; docs/commands.md)")

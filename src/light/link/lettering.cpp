@@ -42,7 +42,9 @@ std::vector<Lettering> word_lettering(const std::vector<const maptext::Word*>& w
 bool lettered_alike(const Lettering& a, const Lettering& b) {
   if (a.has_ink && b.has_ink && std::hypot(a.r - b.r, a.g - b.g, a.b - b.b) > kInkDistance) return false;
   if (std::abs(a.log_height - b.log_height) > kLogHeightRatio) return false;
-  return a.letter_case == b.letter_case || a.letter_case == LetterCase::None || b.letter_case == LetterCase::None;
+  if (a.letter_case == LetterCase::None || b.letter_case == LetterCase::None) return true;
+  // Small letters go with an initial capital: the particles of a name ("Lake of the Isles", "Site / of").
+  return (a.letter_case == LetterCase::Upper) == (b.letter_case == LetterCase::Upper);
 }
 
 }  // namespace light::link

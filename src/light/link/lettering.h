@@ -30,7 +30,8 @@ std::vector<Lettering> word_lettering(const std::vector<const maptext::Word*>& w
                                       const image::RgbImage& image, int width, int height);
 
 // Whether two words are lettered alike: ink within kInkDistance (when both have ink), heights within
-// kHeightRatio, and the same case (figures go with any).
+// kHeightRatio, and the same case, small letters going with an initial capital (a name's particles:
+// "Lake of the Isles"; figures go with any).
 inline constexpr double kInkDistance = 0.15;
 inline constexpr double kLogHeightRatio = 0.2;
 bool lettered_alike(const Lettering& a, const Lettering& b);

@@ -60,12 +60,16 @@ double line_end_offset(const geometry::ReadingFrame& from, const std::vector<int
 }
 
 bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to) {
-  const geometry::LinkOffset o = geometry::link_offset(from, to);
-  if (!(std::abs(o.across) <= kBaselineAcross) || !(from.height > 0) || !(to.height > 0)) return false;
-  if (!(std::abs(std::log(to.height / from.height)) <= kBaselineLogHeight)) return false;
+  if (!(from.height > 0) || !(to.height > 0) || !(std::abs(std::log(to.height / from.height)) <= kBaselineLogHeight)) return false;
   const double ax = from.end.x - from.start.x, ay = from.end.y - from.start.y, bx = to.end.x - to.start.x, by = to.end.y - to.start.y;
-  const double la = std::hypot(ax, ay), lb = std::hypot(bx, by);
-  return la > 0 && lb > 0 && (ax * bx + ay * by) / (la * lb) >= std::cos(kBaselineDegrees * M_PI / 180.0);
+  if (!(std::hypot(ax, ay) > 0) || !(std::hypot(bx, by) > 0)) return false;
+  const auto wrap = [](double a) { return std::remainder(a, 2 * M_PI); };  // to (-pi, pi]
+  const double a = std::atan2(ay, ax), turn = wrap(std::atan2(by, bx) - a);
+  if (!(std::abs(turn) <= kBaselineTurnDegrees * M_PI / 180)) return false;
+  // The chord between the centres runs at the mean of the two directions on a straight line or an arc.
+  const double cx = 0.5 * (to.start.x + to.end.x - from.start.x - from.end.x), cy = 0.5 * (to.start.y + to.end.y - from.start.y - from.end.y);
+  if (!(std::hypot(cx, cy) > 0)) return false;
+  return std::abs(wrap(std::atan2(cy, cx) - (a + 0.5 * turn))) <= kBaselineDegrees * M_PI / 180;
 }
 
 void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
