@@ -1100,19 +1100,17 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   lo.reading_prior_next_line = -0.5;
   EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
   lo.reading_prior_next_line.reset();
-  lo.lettering_prior = 0.9;
-  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
-  lo.lettering_prior = 2.0;  // in range: links
-  EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
-  lo.lettering_prior.reset();
-  lo.alignment_prior = 0.5;
-  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
-  lo.alignment_prior.reset();
-  lo.baseline_prior = 101;
-  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
-  lo.baseline_prior = 3;  // in range: links
-  EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
-  lo.baseline_prior.reset();
+  // The factors of [1, 100]: one below and one above refused, one inside links.
+  for (std::optional<double> ModelLinkOptions::*factor :
+       {&ModelLinkOptions::lettering_prior, &ModelLinkOptions::alignment_prior, &ModelLinkOptions::baseline_prior}) {
+    for (double bad : {0.9, 101.0}) {
+      lo.*factor = bad;
+      EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+    }
+    lo.*factor = 2.0;
+    EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
+    lo.*factor = std::nullopt;
+  }
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";
