@@ -106,10 +106,7 @@ void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, c
   // The lettering factor on a link from -> to: alike or not, for a candidate on the line below or spread.
   const float alike = static_cast<float>(prior.lettering), unlike = static_cast<float>(1.0 / prior.lettering);
   const auto by_letters = [&](size_t from, size_t to) {
-    const geometry::LinkOffset o = geometry::link_offset(frames[from], frames[to]);
-    const bool next_line = o.across > kAboveRise && o.across <= kNextLineDrop;
-    const bool spread = std::abs(o.across) <= kAboveRise && o.gap > geometry::kSpreadGap;
-    if (!next_line && !spread) return 1.0f;
+    if (candidate_place(geometry::link_offset(frames[from], frames[to])) == CandidatePlace::Other) return 1.0f;
     return lettered_alike((*lettering)[from], (*lettering)[to]) ? alike : unlike;
   };
   for (int i = 0; i < probs.n; ++i) {

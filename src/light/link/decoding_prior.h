@@ -56,6 +56,18 @@ struct DecodingPrior {
   }
 };
 
+// Where a candidate lies for the priors that weigh the line below and words spread along the line
+// (the lettering prior here, the alignment and baseline priors of line_alignment.h): `o` is its
+// offset from the word (geometry/link_class.h). The line below: its centre 0.75-3 of the word's
+// heights below; spread: on the word's line (within 0.75 heights across) with more than 2 heights of
+// white between them.
+enum class CandidatePlace { Other, LineBelow, Spread };
+inline CandidatePlace candidate_place(const geometry::LinkOffset& o) {
+  if (o.across > kAboveRise && o.across <= kNextLineDrop) return CandidatePlace::LineBelow;
+  if (o.across >= -kAboveRise && o.across <= kAboveRise && o.gap > geometry::kSpreadGap) return CandidatePlace::Spread;
+  return CandidatePlace::Other;
+}
+
 // Each model word's reading frame: that of flatten(tile)[sources[k]]; none when the prior needs none
 // (above and next_line 1, exponent 0).
 std::vector<geometry::ReadingFrame> reading_frames(const maptext::Tile& tile, const std::vector<size_t>& sources,

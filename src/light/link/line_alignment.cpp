@@ -94,16 +94,16 @@ void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, c
   const float base_up = static_cast<float>(priors.baseline), base_down = static_cast<float>(1.0 / priors.baseline);
   // The factor on a link from -> to.
   const auto factor = [&](size_t from, size_t to) {
-    const geometry::LinkOffset o = geometry::link_offset(frames[from], frames[to]);
+    const CandidatePlace place = candidate_place(geometry::link_offset(frames[from], frames[to]));
     const bool free_ends = ends[from] && starts[to];
-    if (o.across > kAboveRise && o.across <= kNextLineDrop) {  // the line below
+    if (place == CandidatePlace::LineBelow) {
       if (priors.alignment == 1.0 || line[from] == line[to]) return 1.0f;
       if (line_end_offset(frames[from], members[static_cast<size_t>(line[from])], members[static_cast<size_t>(line[to])], frames) >
           kAlignedEnds)
         return align_down;
       return free_ends ? align_up : 1.0f;
     }
-    if (std::abs(o.across) <= kAboveRise && o.gap > geometry::kSpreadGap && priors.baseline != 1.0) {  // spread along the line
+    if (place == CandidatePlace::Spread && priors.baseline != 1.0) {
       if (!on_baseline(frames[from], frames[to])) return base_down;
       return free_ends ? base_up : 1.0f;
     }

@@ -58,12 +58,9 @@ struct ModelLinker::Impl {
         throw Error("--reading-prior-next-line: expected a factor in [0, 100], got " + std::to_string(*opt.reading_prior_next_line));
       prior.next_line = *opt.reading_prior_next_line;
     }
-    if (opt.lettering_prior) {
-      if (!(std::isfinite(*opt.lettering_prior) && *opt.lettering_prior >= 1 && *opt.lettering_prior <= 100))
-        throw Error("--lettering-prior: expected a factor in [1, 100], got " + std::to_string(*opt.lettering_prior));
-      prior.lettering = *opt.lettering_prior;
-    }
-    for (auto [given, into, flag] : {std::tuple{&opt.alignment_prior, &prior.alignment, "--alignment-prior"},
+    // The factors that raise alike candidates and lower the others: 1 (none) up to 100.
+    for (auto [given, into, flag] : {std::tuple{&opt.lettering_prior, &prior.lettering, "--lettering-prior"},
+                                     std::tuple{&opt.alignment_prior, &prior.alignment, "--alignment-prior"},
                                      std::tuple{&opt.baseline_prior, &prior.baseline, "--baseline-prior"}})
       if (*given) {
         if (!(std::isfinite(**given) && **given >= 1 && **given <= 100))

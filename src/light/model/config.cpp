@@ -167,12 +167,9 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           "reading_prior_above", "a factor in [0, 1] (1: no reading prior)", std::to_string(c.reading_prior_above));
   require(std::isfinite(c.reading_prior_next_line) && c.reading_prior_next_line >= 0 && c.reading_prior_next_line <= 100, where,
           "reading_prior_next_line", "a factor in [0, 100] (1: none)", std::to_string(c.reading_prior_next_line));
-  require(std::isfinite(c.lettering_prior) && c.lettering_prior >= 1 && c.lettering_prior <= 100, where, "lettering_prior",
-          "a factor in [1, 100] (1: none)", std::to_string(c.lettering_prior));
-  require(std::isfinite(c.alignment_prior) && c.alignment_prior >= 1 && c.alignment_prior <= 100, where, "alignment_prior",
-          "a factor in [1, 100] (1: none)", std::to_string(c.alignment_prior));
-  require(std::isfinite(c.baseline_prior) && c.baseline_prior >= 1 && c.baseline_prior <= 100, where, "baseline_prior",
-          "a factor in [1, 100] (1: none)", std::to_string(c.baseline_prior));
+  for (const auto& [field, v] : {std::pair{"lettering_prior", c.lettering_prior}, std::pair{"alignment_prior", c.alignment_prior},
+                                 std::pair{"baseline_prior", c.baseline_prior}})
+    require(std::isfinite(v) && v >= 1 && v <= 100, where, field, "a factor in [1, 100] (1: none)", std::to_string(v));
 }
 
 SuccessorHead parse_successor_head(const std::string& name) {
