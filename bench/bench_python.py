@@ -23,6 +23,7 @@ def main():
     ap.add_argument("build")
     ap.add_argument("--runs", type=int, default=15, help="turns of each case (one C++ call and one Python call a turn)")
     ap.add_argument("--turns", action="store_true", help="also print every turn's two times")
+    ap.add_argument("--block", type=int, default=1, help="calls a side makes in a row each turn (a turn's time: their median)")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
     sys.path.insert(0, os.path.join(build, "python"))
@@ -40,11 +41,14 @@ def main():
 
     words = json.load(open(os.path.join(tile, "annotations.json")))
     pixels = light.read_image(os.path.join(tile, words[0]["image"]))
-    linkers = {t: light.Linker(threads=t) for t in (1, 2)}
+    # Made when a case first needs one, as bench_api --serve makes its own.
+    linkers = {}
 
     def py_call(how, threads):
         images = tile if how == "file" else pixels
         t = time.perf_counter()
+        if threads not in linkers:
+            linkers[threads] = light.Linker(threads=threads)
         linkers[threads].link(words, images=images)
         return (time.perf_counter() - t) * 1e3
 
@@ -56,13 +60,16 @@ def main():
         for _ in range(2):  # warm-up: first forwards, allocator caches
             cpp_call(*c), py_call(*c)
         cpp, py = times[c] = ([], [])
+        def block(call):
+            return statistics.median(call(*c) for _ in range(a.block))
+
         for k in range(a.runs):
             if k % 2 == 0:
-                cpp.append(cpp_call(*c))
-                py.append(py_call(*c))
+                cpp.append(block(cpp_call))
+                py.append(block(py_call))
             else:
-                py.append(py_call(*c))
-                cpp.append(cpp_call(*c))
+                py.append(block(py_call))
+                cpp.append(block(cpp_call))
     server.stdin.write("quit\n")
     server.stdin.flush()
     server.wait()
