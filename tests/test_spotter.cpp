@@ -61,6 +61,26 @@ TEST(TextBoxes, DropBarsBelowTheBoxThresholdAndSpecks) {
   EXPECT_TRUE(light::spot::text_boxes(speck.data(), 80, 120, {}).empty());
 }
 
+TEST(TextBoxes, ScoreATaperedLineInsideItsOutlineNotItsRectangle) {
+  // A wedge of 0.9 at 60 degrees, 120 long, 2 px high at its tip and 16 at its base (as the map of a
+  // name set in growing letters): it fills about half of its minimum-area rectangle.
+  const int w = 200, h = 200;
+  std::vector<float> p(static_cast<size_t>(w) * h, 0.0f);
+  const double a = 60 * M_PI / 180, ux = std::cos(a), uy = std::sin(a);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const double dx = x - 100.0, dy = y - 100.0, along = dx * ux + dy * uy, across = -dx * uy + dy * ux;
+      if (std::abs(along) <= 60 && std::abs(across) <= 1 + 7 * (along + 60) / 120) p[static_cast<size_t>(y) * w + x] = 0.9f;
+    }
+  const auto boxes = light::spot::text_boxes(p.data(), h, w, {});
+  ASSERT_EQ(boxes.size(), 1u);
+  EXPECT_NEAR(boxes[0].score, 0.9, 0.02);
+  EXPECT_NEAR(std::abs(angle_of(boxes[0])), 60, 3);
+  light::spot::TextBoxOptions rectangle;
+  rectangle.score_outline = false;  // PaddleOCR's "fast" score: about 0.9 x 0.55
+  EXPECT_TRUE(light::spot::text_boxes(p.data(), h, w, rectangle).empty());
+}
+
 TEST(ReadingCorners, ReadAVerticalLineUpwardAndFlipTurnsItOver) {
   const auto up = light::spot::reading_corners(50, 50, 40, 10, M_PI / 2);  // vertical
   EXPECT_NEAR(up[0].y, 70, 1e-9);  // starts at the bottom
@@ -132,6 +152,9 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   EXPECT_EQ(texts(steps({1, 0, 2, 0, 1, 0, 2, 0}, {0, 0, 0, 0.3f, 0, 0, 0, 0})), (V{"ab", "ab"}));
   // A wide gap: centres 2 steps apart, then 6.
   EXPECT_EQ(texts(steps({1, 0, 2, 0, 0, 0, 0, 0, 1, 0, 2, 0})), (V{"ab", "ab"}));
+  // A wide letter before narrow ones ("Mill"): centres 4.5 steps apart, then 2: one word (4.5 is
+  // under the median pitch + 3 steps).
+  EXPECT_EQ(texts(steps({1, 1, 0, 0, 0, 2, 0, 2, 0, 2})), (V{"abbb"}));
   // Letter-spaced: every gap wide alike, no split.
   EXPECT_EQ(texts(steps({1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2})), (V{"abab"}));
   // Extents: two words cover the line from its start to its end, the break between them.

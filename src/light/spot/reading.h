@@ -30,14 +30,16 @@ struct ReadWord {
 // A line's characters split into words: at a space read, and between two characters where the space
 // class is likely although the blank won (its probability above `space_probability` on a step
 // between them: the recogniser often hears a space it does not write), or where they lie unusually far
-// apart (centres more than `gap_ratio` x the line's median pitch and `gap_steps` steps more than it).
+// apart (centres more than `gap_ratio` x the line's median pitch and `gap_steps` steps more than it:
+// half the height of the 48 px strip, whose steps are 8 px, so that a wide letter before narrow ones,
+// as in "Mill", does not split the word).
 // A word spans from half a pitch before its first character's centre to half a pitch after its last
 // one (in steps, over `used_steps`, the steps the crop's own width covers), clamped to the line; the
 // first word starts and the last ends with the line.
 struct SplitOptions {
   double space_probability = 0.1;
   double gap_ratio = 1.6;
-  double gap_steps = 1.5;
+  double gap_steps = 3;
 };
 std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std::vector<float>& space, double used_steps,
                                   const SplitOptions& options = {});

@@ -22,6 +22,17 @@ double mean_inside(const cv::Mat& prob, const cv::RotatedRect& r) {
   cv::fillConvexPoly(mask, poly, cv::Scalar(1));
   return cv::mean(prob(bounds), mask)[0];
 }
+// Mean probability inside the outline itself (PaddleOCR's box_score_slow): a thin, tapered or curved
+// line fills little of its rectangle.
+double mean_inside(const cv::Mat& prob, const std::vector<cv::Point>& contour) {
+  const cv::Rect bounds = cv::boundingRect(contour) & cv::Rect(0, 0, prob.cols, prob.rows);
+  if (bounds.empty()) return 0;
+  cv::Mat mask = cv::Mat::zeros(bounds.size(), CV_8U);
+  std::vector<std::vector<cv::Point>> poly(1);
+  for (const cv::Point& q : contour) poly[0].emplace_back(q.x - bounds.x, q.y - bounds.y);
+  cv::fillPoly(mask, poly, cv::Scalar(1));
+  return cv::mean(prob(bounds), mask)[0];
+}
 }  // namespace
 
 double TextBox::length() const { return dist(corners[0], corners[1]); }
@@ -51,7 +62,7 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
     if (contour.size() < 3) continue;
     const cv::RotatedRect r = cv::minAreaRect(contour);
     if (std::min(r.size.width, r.size.height) < o.min_size) continue;
-    const double score = mean_inside(prob, r) / unit;
+    const double score = (o.score_outline ? mean_inside(prob, contour) : mean_inside(prob, r)) / unit;
     if (score < o.box_threshold) continue;
     // Unclip: the box grown by D = area * ratio / perimeter (of the box) on every side (PaddleOCR
     // offsets the box with pyclipper and takes the result's minimum-area rectangle: the box grown by D).

@@ -14,7 +14,7 @@ namespace light::spot {
 struct TextBox {
   // start-top, end-top, end-bottom, start-bottom: the line reads from the first corner to the second.
   std::array<maptext::Point, 4> corners;
-  double score = 0;  // mean probability inside the unexpanded box
+  double score = 0;  // mean probability inside the outline (or its rectangle; TextBoxOptions::score_outline)
   double length() const;
   double height() const;
 };
@@ -22,6 +22,11 @@ struct TextBox {
 struct TextBoxOptions {
   double threshold = 0.3;      // probability a text pixel has
   double box_threshold = 0.6;  // mean probability a box must reach
+  // Where that mean is taken: inside the outline itself (PaddleOCR's score_mode "slow"), or inside
+  // its minimum-area rectangle ("fast"). A steep, tapered or curved line fills little of its
+  // rectangle: with "fast" the bundled detector's map of "Sweetwater Mts." set at 60 degrees scores
+  // under 0.6 and the name is lost (docs/spotter.md).
+  bool score_outline = true;
   double unclip_ratio = 1.5;   // grows a box by area * ratio / perimeter on every side
   double min_size = 3;         // shortest side a box may have (pixels)
   size_t max_boxes = 100000;
