@@ -81,6 +81,45 @@ TEST(TextBoxes, ScoreATaperedLineInsideItsOutlineNotItsRectangle) {
   EXPECT_TRUE(light::spot::text_boxes(p.data(), h, w, rectangle).empty());
 }
 
+// A probability map of 0 with squares of 0.9 (side `side`) centred at the given points.
+std::vector<float> map_with_squares(int w, int h, const std::vector<Point>& centres, double side) {
+  std::vector<float> p(static_cast<size_t>(w) * h, 0.0f);
+  for (const Point& c : centres)
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        if (std::abs(x - c.x) <= side / 2 && std::abs(y - c.y) <= side / 2) p[static_cast<size_t>(y) * w + x] = 0.9f;
+  return p;
+}
+
+TEST(TextBoxes, JoinLettersSpacedAlongALineIntoOneLineAndLeaveLoneOnesAlone) {
+  // "C O U N T Y" rising at 20 degrees: six letter kernels 8 px, centres 30 px apart (each grown box
+  // about 14 px: 2.1 of its sizes); a lone letter far off and a word-long bar stay as they are.
+  std::vector<Point> letters;
+  const double a = -20 * M_PI / 180;
+  for (int k = 0; k < 6; ++k) letters.push_back(Point{40 + 30 * k * std::cos(a), 150 + 30 * k * std::sin(a)});
+  std::vector<Point> all = letters;
+  all.push_back(Point{200, 180});  // 100 px below the line's end: alone
+  std::vector<float> p = map_with_squares(260, 200, all, 8);
+  const std::vector<float> bar = map_with_bar(260, 200, 60, 20, 80, 10, 0);
+  for (size_t i = 0; i < p.size(); ++i) p[i] = std::max(p[i], bar[i] > 0.5f ? bar[i] : 0.0f);
+  const auto boxes = light::spot::text_boxes(p.data(), 200, 260, {});
+  ASSERT_EQ(boxes.size(), 3u);  // the joined line, the lone letter, the bar
+  const TextBox& line = boxes[0];
+  EXPECT_NEAR(angle_of(line), -20, 1);
+  // It spans its letters' boxes: upright squares of about 14 px, each 14 (cos 20 + sin 20) = 17.9
+  // across the line and along it.
+  const double e = 14 * (std::cos(a) - std::sin(a));
+  EXPECT_NEAR(line.length(), 150 + e, 3);
+  EXPECT_NEAR(line.height(), e, 2);
+  EXPECT_NEAR(line.corners[0].x, 40 - e / 2 * std::cos(a) + e / 2 * std::sin(a), 3);  // starts at "C", its top
+  light::spot::TextBoxOptions off;
+  off.letter_join = 0;
+  EXPECT_EQ(light::spot::text_boxes(p.data(), 200, 260, off).size(), 8u);
+  // Letters in a bunch, not along one line, are left apart.
+  const std::vector<float> bunch = map_with_squares(120, 120, {Point{40, 40}, Point{70, 40}, Point{55, 65}, Point{40, 90}}, 8);
+  EXPECT_EQ(light::spot::join_spaced_letters(light::spot::text_boxes(bunch.data(), 120, 120, off), {}).size(), 4u);
+}
+
 TEST(ReadingCorners, ReadAVerticalLineUpwardAndFlipTurnsItOver) {
   const auto up = light::spot::reading_corners(50, 50, 40, 10, M_PI / 2);  // vertical
   EXPECT_NEAR(up[0].y, 70, 1e-9);  // starts at the bottom

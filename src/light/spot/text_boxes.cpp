@@ -85,11 +85,96 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
 }  // namespace
 
 std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& o) {
-  return boxes_of(cv::Mat(h, w, CV_32F, const_cast<float*>(prob)), 1.0, o);
+  return join_spaced_letters(boxes_of(cv::Mat(h, w, CV_32F, const_cast<float*>(prob)), 1.0, o), o);
 }
 
 std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBoxOptions& o) {
-  return boxes_of(cv::Mat(h, w, CV_8U, const_cast<uint8_t*>(prob)), 255.0, o);
+  return join_spaced_letters(boxes_of(cv::Mat(h, w, CV_8U, const_cast<uint8_t*>(prob)), 255.0, o), o);
+}
+
+std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextBoxOptions& o) {
+  if (o.letter_join <= 0 || boxes.size() < static_cast<size_t>(std::max(2, o.letter_run))) return boxes;
+  struct Letter {
+    size_t box;
+    double x, y, size;
+  };
+  std::vector<Letter> letters;
+  for (size_t k = 0; k < boxes.size(); ++k) {
+    const double a = boxes[k].length(), b = boxes[k].height(), big = std::max(a, b);
+    if (big <= o.letter_aspect * std::min(a, b)) {
+      const auto& c = boxes[k].corners;
+      letters.push_back({k, (c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, big});
+    }
+  }
+  const size_t n = letters.size();
+  if (n < static_cast<size_t>(o.letter_run)) return boxes;
+  // By x, so that a letter is compared only with those within reach (a map's thousands of letters).
+  std::sort(letters.begin(), letters.end(), [](const Letter& a, const Letter& b) { return a.x < b.x; });
+  double reach = 0;
+  for (const Letter& l : letters) reach = std::max(reach, o.letter_join * l.size);
+  // Runs: letters joined to their near neighbours of like size (union-find).
+  std::vector<size_t> root(n);
+  for (size_t i = 0; i < n; ++i) root[i] = i;
+  auto find = [&](size_t i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n && letters[j].x - letters[i].x <= reach; ++j) {
+      const Letter &a = letters[i], &b = letters[j];
+      const double small = std::min(a.size, b.size), large = std::max(a.size, b.size);
+      if (large > 1.5 * small) continue;
+      if (std::hypot(a.x - b.x, a.y - b.y) <= o.letter_join * (a.size + b.size) / 2) root[find(i)] = find(j);
+    }
+  std::vector<std::vector<size_t>> runs(n);
+  for (size_t i = 0; i < n; ++i) runs[find(i)].push_back(i);
+  std::vector<bool> joined(boxes.size(), false);
+  std::vector<TextBox> out;
+  for (const auto& run : runs) {
+    if (run.size() < static_cast<size_t>(o.letter_run)) continue;
+    // The run's line: its centres' principal direction; every centre within a quarter of the mean
+    // size of it, and no two letters further apart along it than letter_join sizes (a chain, not a
+    // cluster).
+    double mx = 0, my = 0, size = 0;
+    for (size_t i : run) mx += letters[i].x, my += letters[i].y, size += letters[i].size;
+    mx /= run.size(), my /= run.size(), size /= run.size();
+    double sxx = 0, syy = 0, sxy = 0;
+    for (size_t i : run) {
+      const double dx = letters[i].x - mx, dy = letters[i].y - my;
+      sxx += dx * dx, syy += dy * dy, sxy += dx * dy;
+    }
+    const double angle = 0.5 * std::atan2(2 * sxy, sxx - syy), ux = std::cos(angle), uy = std::sin(angle);
+    std::vector<double> along;
+    bool straight = true;
+    for (size_t i : run) {
+      const double dx = letters[i].x - mx, dy = letters[i].y - my;
+      if (std::abs(-dx * uy + dy * ux) > 0.25 * size) straight = false;
+      along.push_back(dx * ux + dy * uy);
+    }
+    std::sort(along.begin(), along.end());
+    for (size_t k = 1; k < along.size(); ++k)
+      if (along[k] - along[k - 1] > o.letter_join * size) straight = false;
+    if (!straight) continue;
+    // The joined line spans every letter box's corners.
+    double lo = 1e300, hi = -1e300, lo2 = 1e300, hi2 = -1e300, score = 0;
+    for (size_t i : run) {
+      for (const maptext::Point& p : boxes[letters[i].box].corners) {
+        const double dx = p.x - mx, dy = p.y - my, t = dx * ux + dy * uy, s = -dx * uy + dy * ux;
+        lo = std::min(lo, t), hi = std::max(hi, t), lo2 = std::min(lo2, s), hi2 = std::max(hi2, s);
+      }
+      score += boxes[letters[i].box].score;
+      joined[letters[i].box] = true;
+    }
+    const double cx = mx + ux * (lo + hi) / 2 - uy * (lo2 + hi2) / 2, cy = my + uy * (lo + hi) / 2 + ux * (lo2 + hi2) / 2;
+    TextBox b;
+    b.corners = reading_corners(cx, cy, hi - lo, hi2 - lo2, angle);
+    b.score = score / static_cast<double>(run.size());
+    out.push_back(b);
+  }
+  if (out.empty()) return boxes;
+  for (size_t k = 0; k < boxes.size(); ++k)
+    if (!joined[k]) out.push_back(boxes[k]);
+  return out;
 }
 
 }  // namespace light::spot

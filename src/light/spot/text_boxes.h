@@ -29,6 +29,13 @@ struct TextBoxOptions {
   bool score_outline = true;
   double unclip_ratio = 1.5;   // grows a box by area * ratio / perimeter on every side
   double min_size = 3;         // shortest side a box may have (pixels)
+  // Letter-spaced names ("C O U N T Y") come out of the detector letter by letter. Boxes of single
+  // letters (their sides within `letter_aspect` of each other), of like size (within 1.5 times), whose
+  // centres lie at most `letter_join` times their size apart, `letter_run` or more along one straight
+  // line, are joined into one line for the recogniser to read. 0: never.
+  double letter_join = 3;
+  double letter_aspect = 1.6;
+  int letter_run = 2;
   size_t max_boxes = 100000;
 };
 
@@ -36,6 +43,9 @@ struct TextBoxOptions {
 std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& options = {});
 // The same from probabilities stored in a byte each (value / 255): a whole map's in a quarter of the memory.
 std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBoxOptions& options = {});
+
+// The joining of single letters described at TextBoxOptions::letter_join, on boxes text_boxes found.
+std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextBoxOptions& options = {});
 
 // Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
 // its long side) in reading order: the direction is taken from left to right, upward for a vertical
