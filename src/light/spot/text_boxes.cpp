@@ -10,18 +10,6 @@ namespace light::spot {
 namespace {
 double dist(const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
-// Mean probability inside a rotated rectangle (PaddleOCR's box_score_fast), in the map's own units.
-double mean_inside(const cv::Mat& prob, const cv::RotatedRect& r) {
-  cv::Point2f p[4];
-  r.points(p);
-  const cv::Rect bounds = cv::boundingRect(std::vector<cv::Point2f>(p, p + 4)) & cv::Rect(0, 0, prob.cols, prob.rows);
-  if (bounds.empty()) return 0;
-  cv::Mat mask = cv::Mat::zeros(bounds.size(), CV_8U);
-  std::vector<cv::Point> poly;
-  for (const cv::Point2f& q : p) poly.emplace_back(cvRound(q.x - bounds.x), cvRound(q.y - bounds.y));
-  cv::fillConvexPoly(mask, poly, cv::Scalar(1));
-  return cv::mean(prob(bounds), mask)[0];
-}
 // Mean probability inside the outline itself (PaddleOCR's box_score_slow): a thin, tapered or curved
 // line fills little of its rectangle.
 double mean_inside(const cv::Mat& prob, const std::vector<cv::Point>& contour) {
@@ -32,6 +20,15 @@ double mean_inside(const cv::Mat& prob, const std::vector<cv::Point>& contour) {
   for (const cv::Point& q : contour) poly[0].emplace_back(q.x - bounds.x, q.y - bounds.y);
   cv::fillPoly(mask, poly, cv::Scalar(1));
   return cv::mean(prob(bounds), mask)[0];
+}
+// Mean probability inside a rotated rectangle (PaddleOCR's box_score_fast): its corners, rounded, as
+// the outline.
+double mean_inside(const cv::Mat& prob, const cv::RotatedRect& r) {
+  cv::Point2f p[4];
+  r.points(p);
+  std::vector<cv::Point> corners;
+  for (const cv::Point2f& q : p) corners.emplace_back(cvRound(q.x), cvRound(q.y));
+  return mean_inside(prob, corners);
 }
 }  // namespace
 
