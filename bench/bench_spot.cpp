@@ -1,7 +1,8 @@
 // Spotting: one 2000 x 2000 synthetic tile of about 180 words (the tile of bench_link), model loading
 // excluded, by the bundled spotter (models/spotter, or $LIGHT_SPOTTER); Arg = LibTorch threads. And the
 // whole map of bench_link (15,000 x 12,000 px, about 10,000 words) by `light spot` end to end, its peak
-// memory the child process's. docs/spotter.md holds the numbers.
+// memory the child process's. BM_SpotTile's second Arg: 1 with the turned pass (the default), 0
+// upright only (`light spot --upright`). docs/spotter.md holds the numbers.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -26,7 +27,9 @@ std::string spotter_dir() {
 void BM_SpotTile(benchmark::State& state) {
   model::PredictorOptions runtime;
   runtime.threads = static_cast<int>(state.range(0));
-  spot::Spotter spotter(spotter_dir(), runtime);
+  spot::SpotOptions options;
+  options.turned_pass = state.range(1) != 0;
+  spot::Spotter spotter(spotter_dir(), runtime, options);
   size_t words = 0;
   for (auto _ : state) words = spotter.spot(tile().rgb).size();
   state.counters["words_found"] = static_cast<double>(words);
@@ -45,7 +48,7 @@ void BM_SpotWholeMap(benchmark::State& state) {
 }
 }  // namespace
 
-BENCHMARK(BM_SpotTile)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_SpotTile)->Args({1, 1})->Args({2, 1})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_SpotWholeMap)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 
 int main(int argc, char** argv) { return bench::run_benchmarks(argc, argv); }

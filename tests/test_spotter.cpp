@@ -120,6 +120,33 @@ TEST(TextBoxes, JoinLettersSpacedAlongALineIntoOneLineAndLeaveLoneOnesAlone) {
   EXPECT_EQ(light::spot::join_spaced_letters(light::spot::text_boxes(bunch.data(), 120, 120, off), {}).size(), 4u);
 }
 
+TextBox line_box(double cx, double cy, double along, double across, double deg) {
+  TextBox b;
+  b.corners = light::spot::reading_corners(cx, cy, along, across, deg * M_PI / 180);
+  b.score = 0.9;
+  return b;
+}
+
+TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {
+  // Upright: a level line, and two pieces of a name rising at 70 degrees ("Cre" and a lone "k").
+  const TextBox level = line_box(100, 50, 120, 20, 0);
+  const TextBox piece = line_box(300, 200, 50, 20, -70), letter = line_box(322, 138, 20, 20, 0);
+  // Turned: the whole name; a steep line across the level one; a level line; a square; a steep line
+  // where the upright reading found nothing.
+  const TextBox name = line_box(310, 170, 120, 22, -70), across = line_box(100, 50, 40, 18, 80);
+  const TextBox flat = line_box(400, 400, 90, 20, 10), square = line_box(500, 100, 20, 20, 60);
+  const TextBox alone = line_box(600, 300, 100, 20, 90);
+  const auto out = light::spot::merge_turned_lines({level, piece, letter}, {name, across, flat, square, alone});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_NEAR(out[0].corners[0].x, level.corners[0].x, 1e-9);  // the level line stays
+  EXPECT_NEAR(out[1].corners[0].x, name.corners[0].x, 1e-9);   // the name replaces both its pieces
+  EXPECT_NEAR(out[1].length(), 120, 1e-9);
+  EXPECT_NEAR(out[2].corners[0].y, alone.corners[0].y, 1e-9);  // and the steep line alone is added
+  EXPECT_TRUE(light::spot::is_level_line(level));
+  EXPECT_FALSE(light::spot::is_level_line(name));
+  EXPECT_FALSE(light::spot::is_level_line(letter));  // a square is no line
+}
+
 TEST(ReadingCorners, ReadAVerticalLineUpwardAndFlipTurnsItOver) {
   const auto up = light::spot::reading_corners(50, 50, 40, 10, M_PI / 2);  // vertical
   EXPECT_NEAR(up[0].y, 70, 1e-9);  // starts at the bottom
@@ -240,6 +267,29 @@ TEST(Spotter, ReadsTheBundledSyntheticTileAsTheEvaluatorMeasuredIt) {
   // PP-OCRv4 weights, models/ppocr-v4: F 0.93, characters 0.975).
   EXPECT_GT(m.at("fscore"), 0.88);
   EXPECT_GT(m.at("char_accuracy"), 0.94);
+}
+
+TEST(Spotter, ReadsANameAtSixtyDegreesWholeOnlyWhenItAlsoReadsTheMapTurned) {
+  // A crop of a held-out synthetic tile (seed 2215): "Grand Creek" set at 60 degrees. Read upright
+  // only, the detector's line of "Creek" stops short and the word comes out "Cre".
+  const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/grand-creek-at-60-degrees.jpg"));
+  auto creek = [](const std::vector<light::spot::SpottedWord>& words) -> const light::spot::SpottedWord* {
+    for (const auto& w : words)  // the word whose polygon's centre lies on "Creek" (about 176, 232)
+      if (std::abs((w.polygon[0].x + w.polygon[8].x) / 2 - 176) < 20 && std::abs((w.polygon[0].y + w.polygon[8].y) / 2 - 232) < 20) return &w;
+    return nullptr;
+  };
+  light::spot::SpotOptions upright;
+  upright.turned_pass = false;
+  light::spot::Spotter one_way(light::test::source_path("models/spotter"), {}, upright);
+  const auto seen_upright = one_way.spot(img);
+  ASSERT_NE(creek(seen_upright), nullptr);
+  EXPECT_EQ(creek(seen_upright)->text, "Cre");
+  light::spot::Spotter both_ways(light::test::source_path("models/spotter"));
+  const auto seen = both_ways.spot(img);
+  ASSERT_NE(creek(seen), nullptr);
+  EXPECT_EQ(creek(seen)->text, "Creek");
+  ASSERT_EQ(seen.size(), 2u);  // and "Grand" (the "X" on the road is missed either way)
+  EXPECT_TRUE(seen[0].text == "Grand" || seen[1].text == "Grand");
 }
 
 TEST(SpotCommand, RefusesAnImageThatIsNotOneNamingItAndWritesNothing) {

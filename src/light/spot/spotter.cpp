@@ -50,7 +50,14 @@ struct Spotter::Impl {
   SpotOptions options;
   Impl(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& o)
       : models(dir, runtime), dict(dir + "/keys.txt", models.classes()), allowed(dict.allowed(o.alphabet)), options(o) {}
-  std::vector<TextBox> lines_at(const image::RgbImage& image, double scale);
+  // The detector's probabilities over `area` (image pixels) of the image resized by `scale` (turned a
+  // quarter when `turned`), put into `prob` (a byte a pixel, the image's size) where higher.
+  void detect_into(cv::Mat& prob, const image::RgbImage& image, const cv::Rect& area, double scale, bool turned);
+  // The lines of the upright reading, its probability map left in `prob`.
+  std::vector<TextBox> lines_at(const image::RgbImage& image, double scale, cv::Mat& prob);
+  // Those lines with the steep ones the turned reading finds (SpotOptions::turned_pass).
+  // (The upright map is let go before the turned one is made: a whole map holds one at a time.)
+  std::vector<TextBox> lines_both_ways(const image::RgbImage& image, double scale, std::vector<TextBox> upright, cv::Mat upright_prob);
 };
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
@@ -81,43 +88,123 @@ int round_up32(int v) { return (v + 31) / 32 * 32; }
 
 std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   const SpotOptions& o = impl_->options;
-  if (o.scale > 0) return impl_->lines_at(image, o.scale);
+  cv::Mat prob;
+  if (o.scale > 0) {
+    std::vector<TextBox> boxes = impl_->lines_at(image, o.scale, prob);
+    return impl_->lines_both_ways(image, o.scale, std::move(boxes), std::move(prob));
+  }
   // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
   // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
-  std::vector<TextBox> boxes = impl_->lines_at(image, 1);
-  if (boxes.empty()) return boxes;
+  std::vector<TextBox> boxes = impl_->lines_at(image, 1, prob);
+  if (boxes.empty()) return impl_->lines_both_ways(image, 1, std::move(boxes), std::move(prob));
   std::vector<double> heights;
   for (const TextBox& b : boxes) heights.push_back(b.height());
   std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
   const double median = heights[heights.size() / 2];
   const double scale = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
-  return scale > 1.2 ? impl_->lines_at(image, scale) : boxes;
+  if (scale > 1.2) {
+    boxes = impl_->lines_at(image, scale, prob);
+    return impl_->lines_both_ways(image, scale, std::move(boxes), std::move(prob));
+  }
+  return impl_->lines_both_ways(image, 1, std::move(boxes), std::move(prob));
 }
 
-std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& original, double scale) {
+namespace {
+// Where the upright reading saw something that is not a level line: every place its probability map
+// reaches `low` outside the level lines it found, each grown by twice its own extent (a steep name
+// seen upright is often a letter or two), the overlapping ones merged.
+std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<TextBox>& upright, double low) {
+  cv::Mat mask;
+  cv::threshold(prob, mask, low * 255, 255, cv::THRESH_BINARY);
+  for (const TextBox& b : upright) {
+    if (!is_level_line(b)) continue;
+    std::vector<cv::Point> poly;
+    for (const auto& c : b.corners) poly.emplace_back(cvRound(c.x), cvRound(c.y));
+    cv::fillConvexPoly(mask, poly, cv::Scalar(0));
+  }
+  std::vector<std::vector<cv::Point>> blobs;
+  cv::findContours(mask, blobs, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_SIMPLE);
+  const cv::Rect image(0, 0, prob.cols, prob.rows);
+  std::vector<cv::Rect> rects;
+  for (const auto& blob : blobs) {
+    const cv::RotatedRect r = cv::minAreaRect(blob);
+    const double longer = std::max(r.size.width, r.size.height), shorter = std::min(r.size.width, r.size.height);
+    if (longer < 3 || longer > 25 * std::max(shorter, 1.0)) continue;  // a speck, or line work
+    const cv::Rect b = cv::boundingRect(blob);
+    const int pad = std::max(b.width, b.height) + 8;
+    rects.push_back(cv::Rect(b.x - pad, b.y - pad, b.width + 2 * pad, b.height + 2 * pad) & image);
+  }
+  // Two overlapping areas are read as one where that reads no more pixels than reading both.
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (size_t i = 0; i < rects.size() && !merged; ++i)
+      for (size_t j = i + 1; j < rects.size(); ++j) {
+        const cv::Rect both = rects[i] | rects[j];
+        if ((rects[i] & rects[j]).area() > 0 && both.area() <= rects[i].area() + rects[j].area()) {
+          rects[i] = both;
+          rects.erase(rects.begin() + static_cast<long>(j));
+          merged = true;
+          break;
+        }
+      }
+  }
+  return rects;
+}
+}  // namespace
+
+std::vector<TextBox> Spotter::Impl::lines_both_ways(const image::RgbImage& image, double scale, std::vector<TextBox> upright,
+                                                    cv::Mat upright_prob) {
+  if (!options.turned_pass) return upright;
+  // The detector finds steep lettering less well than level lettering: where the upright reading saw
+  // something other than level lines, the image is read again turned a quarter, and each steep,
+  // elongated line found so replaces what the upright reading made of the same place, unless that
+  // was a level line.
+  const std::vector<cv::Rect> areas = unsettled_regions(upright_prob, upright, options.unsettled);
+  upright_prob.release();
+  cv::Mat prob(image.height, image.width, CV_8U, cv::Scalar(0));
+  for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, true);
+  return merge_turned_lines(std::move(upright), text_boxes(prob.ptr<uint8_t>(), prob.rows, prob.cols, options.boxes));
+}
+
+std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& image, double scale, cv::Mat& prob) {
+  prob = cv::Mat(image.height, image.width, CV_8U, cv::Scalar(0));
+  detect_into(prob, image, cv::Rect(0, 0, image.width, image.height), scale, false);
+  return text_boxes(prob.ptr<uint8_t>(), image.height, image.width, options.boxes);
+}
+
+void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, const cv::Rect& area, double scale, bool turned) {
   const SpotOptions& o = options;
   const cv::Mat rgb(original.height, original.width, CV_8UC3, const_cast<uint8_t*>(original.rgb.data()));
-  // The detector sees the image resized by `scale` (W x H), window by window; each window's
+  // The detector sees the area resized by `scale` (W x H), window by window; each window's
   // probabilities go back to the image's own pixels, one byte each, every pixel keeping its highest.
-  const int W = std::max(1, static_cast<int>(std::lround(original.width * scale)));
-  const int H = std::max(1, static_cast<int>(std::lround(original.height * scale)));
-  cv::Mat prob(original.height, original.width, CV_8U, cv::Scalar(0));
+  const int W = std::max(1, static_cast<int>(std::lround(area.width * scale)));
+  const int H = std::max(1, static_cast<int>(std::lround(area.height * scale)));
   const int step = o.window - o.overlap;
   for (int y0 = 0; y0 < H; y0 += step) {
     for (int x0 = 0; x0 < W; x0 += step) {
       const int cw = std::min(o.window, W - x0), ch = std::min(o.window, H - y0);
-      const int sx0 = std::min(original.width - 1, static_cast<int>(x0 / scale));
-      const int sy0 = std::min(original.height - 1, static_cast<int>(y0 / scale));
-      const int sx1 = std::clamp(static_cast<int>(std::ceil((x0 + cw) / scale)), sx0 + 1, original.width);
-      const int sy1 = std::clamp(static_cast<int>(std::ceil((y0 + ch) / scale)), sy0 + 1, original.height);
+      const int sx0 = area.x + std::min(area.width - 1, static_cast<int>(x0 / scale));
+      const int sy0 = area.y + std::min(area.height - 1, static_cast<int>(y0 / scale));
+      const int sx1 = std::clamp(area.x + static_cast<int>(std::ceil((x0 + cw) / scale)), sx0 + 1, area.x + area.width);
+      const int sy1 = std::clamp(area.y + static_cast<int>(std::ceil((y0 + ch) / scale)), sy0 + 1, area.y + area.height);
       const cv::Rect source(sx0, sy0, sx1 - sx0, sy1 - sy0);
       cv::Mat window = rgb(source);
       if (scale != 1) cv::resize(rgb(source), window, cv::Size(cw, ch), 0, 0, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
+      if (turned) {  // into a new matrix: `window` may be a view of the image itself
+        cv::Mat t;
+        cv::rotate(window, t, cv::ROTATE_90_CLOCKWISE);
+        window = t;
+      }
       const int pw = round_up32(window.cols), ph = round_up32(window.rows);
       const std::vector<float> p = models.text_probability(detector_input(window, pw, ph), ph, pw);
-      const cv::Mat content = cv::Mat(ph, pw, CV_32F, const_cast<float*>(p.data()))(cv::Rect(0, 0, window.cols, window.rows));
+      cv::Mat content = cv::Mat(ph, pw, CV_32F, const_cast<float*>(p.data()))(cv::Rect(0, 0, window.cols, window.rows));
+      if (turned) {
+        cv::Mat t;
+        cv::rotate(content, t, cv::ROTATE_90_COUNTERCLOCKWISE);
+        content = t;
+      }
       cv::Mat back;
-      if (scale != 1) cv::resize(content, back, source.size(), 0, 0, cv::INTER_LINEAR);
+      if (content.size() != source.size()) cv::resize(content, back, source.size(), 0, 0, cv::INTER_LINEAR);
       else back = content;
       cv::Mat bytes;
       back.convertTo(bytes, CV_8U, 255.0);
@@ -127,7 +214,6 @@ std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& original, do
     }
     if (y0 + std::min(o.window, H - y0) >= H) break;
   }
-  return text_boxes(prob.ptr<uint8_t>(), original.height, original.width, o.boxes);
 }
 
 namespace {

@@ -1,7 +1,9 @@
 // The spotter: a map image in, its words out (a 16-point polygon in reading order, the text, a score).
 // The detector's probability map is computed in windows (bounded memory on a map of any size), its
-// text lines found (spot/text_boxes), each line rectified to 48 px high and read (spot/reading),
-// steep lines also upside down, and every line split into its words.
+// text lines found (spot/text_boxes), then again with the image turned a quarter where the upright
+// reading saw something other than level lines (steep lettering is found better so), each line
+// rectified to 48 px high and read (spot/reading), steep lines also upside down, and every line split
+// into its words.
 #pragma once
 #include <memory>
 #include <string>
@@ -23,6 +25,10 @@ struct SpotOptions {
   double scale = 0;
   double auto_height = 28;
   double max_scale = 3;
+  // The image is also read turned a quarter where the upright reading's probability reaches
+  // `unsettled` outside the level lines it found, and the steep lines found so are kept (Spotter::lines).
+  bool turned_pass = true;
+  double unsettled = 0.1;
   int window = 1536;       // detector window side (pixels of the resized image; a multiple of 32)
   int overlap = 192;       // windows overlap by this much
   int batch = 16;          // crops read together

@@ -174,4 +174,46 @@ std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextB
   return out;
 }
 
+namespace {
+// How far a line is from horizontal, in degrees (0-90).
+double steepness(const TextBox& b) {
+  const double a = std::abs(std::atan2(b.corners[1].y - b.corners[0].y, b.corners[1].x - b.corners[0].x)) * 180 / M_PI;
+  return std::min(a, 180 - a);
+}
+std::vector<cv::Point2f> outline(const TextBox& b) {
+  std::vector<cv::Point2f> out;
+  for (const auto& c : b.corners) out.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
+  return out;
+}
+// Their common area over the smaller one's.
+double overlap(const TextBox& a, const TextBox& b) {
+  const std::vector<cv::Point2f> pa = outline(a), pb = outline(b);
+  if ((cv::boundingRect(pa) & cv::boundingRect(pb)).area() <= 0) return 0;
+  std::vector<cv::Point2f> common;
+  const double inter = cv::intersectConvexConvex(pa, pb, common, true);
+  const double smaller = std::min(a.length() * a.height(), b.length() * b.height());
+  return smaller > 0 && inter > 0 ? inter / smaller : 0;
+}
+
+}  // namespace
+
+bool is_level_line(const TextBox& b) { return steepness(b) <= 45 && b.length() >= 1.5 * b.height(); }
+
+std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned) {
+  for (const TextBox& t : turned) {
+    if (steepness(t) <= 45 || t.length() < 1.5 * t.height()) continue;  // level, or no line at all
+    std::vector<size_t> hit;
+    bool level = false;
+    for (size_t k = 0; k < upright.size() && !level; ++k) {
+      if (overlap(t, upright[k]) <= 0.3) continue;
+      level = is_level_line(upright[k]);
+      hit.push_back(k);
+    }
+    if (level) continue;
+    for (auto k = hit.rbegin(); k != hit.rend(); ++k) upright.erase(upright.begin() + static_cast<long>(*k));
+    upright.push_back(t);
+  }
+  return upright;
+}
+
 }  // namespace light::spot

@@ -47,6 +47,16 @@ std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBox
 // The joining of single letters described at TextBoxOptions::letter_join, on boxes text_boxes found.
 std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextBoxOptions& options = {});
 
+// A level line: within 45 degrees of horizontal and at least 1.5 times as long as it is high.
+bool is_level_line(const TextBox& box);
+
+// The detector finds steep lettering less well than level lettering, so the spotter reads the image
+// a second time turned a quarter. Its lines (in the image's own coordinates) merged into the upright
+// reading's: each steep one at least 1.5 times as long as high replaces the upright lines it overlaps
+// (their common area over the smaller's above 0.3), unless one of those is a level line; level and
+// near-square ones are dropped (the upright reading sees those better).
+std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned);
+
 // Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
 // its long side) in reading order: the direction is taken from left to right, upward for a vertical
 // box (as map labels along a vertical feature read); `flip` reverses it (upside-down text).
