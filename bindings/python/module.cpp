@@ -209,13 +209,14 @@ PYBIND11_MODULE(_light, m) {
 
   py::class_<light::Spotter>(m, "Spotter")
       .def(py::init([](const std::string& dir, const std::string& device, int threads, const std::string& alphabet, double min_score,
-                       double scale) {
+                       double scale, bool upright) {
              light::SpotOptions o;
              o.device = device, o.threads = threads, o.alphabet = alphabet, o.min_score = min_score, o.scale = scale;
+             o.upright = upright;
              py::gil_scoped_release free;
              return light::Spotter(dir, o);
            }),
-           py::arg("spotter_dir"), py::arg("device"), py::arg("threads"), py::arg("alphabet"), py::arg("min_score"), py::arg("scale"))
+           py::arg("spotter_dir"), py::arg("device"), py::arg("threads"), py::arg("alphabet"), py::arg("min_score"), py::arg("scale"), py::arg("upright"))
       .def("spot", [](light::Spotter& s, const std::string& images) {
         py::gil_scoped_release free;
         return light::maptext::to_json_text(s.spot(images));

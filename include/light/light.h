@@ -128,6 +128,7 @@ struct SpotOptions {
   std::string alphabet = "latin";  // latin | all
   double min_score = 0.5;          // words whose characters' mean probability is below are dropped
   double scale = 0;                // the detector reads the image resized by this (0: auto)
+  bool upright = false;            // true: not also turned a quarter (faster; steep lettering found less well)
 };
 // A spotter folder (detector.safetensors, recognizer.safetensors, keys.txt) loaded once.
 class Spotter {

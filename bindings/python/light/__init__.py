@@ -272,11 +272,13 @@ def evaluate(gt, pred, task="detrecedges", protocol="2025", iou_threshold=0.5, g
 class Spotter:
     """A text spotter (detector and recogniser) loaded once: Spotter(spotter=None) is the bundled one.
 
-    Options as `light spot`'s: device, threads, alphabet ("latin" | "all"), min_score, scale (0: auto).
+    Options as `light spot`'s: device, threads, alphabet ("latin" | "all"), min_score, scale (0: auto),
+    upright (True: the map is not also read turned a quarter; faster, steep lettering found less well).
     """
 
-    def __init__(self, spotter=None, *, device="cpu", threads=0, alphabet="latin", min_score=0.5, scale=0.0):
-        self._core = _light.Spotter(_path(spotter) if spotter else "", device, threads, alphabet, min_score, scale)
+    def __init__(self, spotter=None, *, device="cpu", threads=0, alphabet="latin", min_score=0.5, scale=0.0, upright=False):
+        self._core = _light.Spotter(_path(spotter) if spotter else "", device, threads, alphabet, min_score, scale,
+                                    bool(upright))
 
     def spot(self, images):
         """The words on map images: each word its own group, with "text" and "score".

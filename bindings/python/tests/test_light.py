@@ -112,6 +112,16 @@ def test_spot_reads_the_words_light_spot_reads(tmp_path):
     assert light.spot({"map.png": TILE_IMAGE}, threads=2) == [dict(want[0], image="map.png")]
 
 
+def test_spot_upright_reads_as_light_spot_upright(tmp_path):
+    # "Grand Creek" at 60 degrees: upright only, "Creek" is read "Cre" (tests/test_spotter.cpp).
+    crop = os.path.join(SRC, "tests", "data", "spot", "grand-creek-at-60-degrees.jpg")
+    want = cli(tmp_path, "spot", "--images", crop, "--threads", "2", "--upright")
+    got = light.Spotter(threads=2, upright=True).spot(crop)
+    assert got == want
+    assert "Cre" in [w["text"] for g in got[0]["groups"] for w in g]
+    assert "Creek" in [w["text"] for g in light.Spotter(threads=2).spot(crop)[0]["groups"] for w in g]
+
+
 # ---- Words keep their identity --------------------------------------------------------------------
 
 def test_every_words_own_keys_come_back_on_the_same_word(tile_words, linker):

@@ -106,6 +106,7 @@ struct Spotter::Impl {
     s.alphabet = o.alphabet;
     s.min_score = o.min_score;
     s.scale = o.scale;
+    s.turned_pass = !o.upright;
     return s;
   }
 };
