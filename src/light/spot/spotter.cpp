@@ -111,8 +111,8 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
 
 namespace {
 // Where the upright reading saw something that is not a level line: every place its probability map
-// reaches `low` outside the level lines it found, each grown by twice its own extent (a steep name
-// seen upright is often a letter or two), the overlapping ones merged.
+// reaches `low` outside the level lines it found (line work, far longer than thick, left out), each
+// grown by its own extent (a steep name seen upright is often a letter or two) and 8 px.
 std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<TextBox>& upright, double low) {
   cv::Mat mask;
   cv::threshold(prob, mask, low * 255, 255, cv::THRESH_BINARY);
@@ -134,20 +134,23 @@ std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<T
     const int pad = std::max(b.width, b.height) + 8;
     rects.push_back(cv::Rect(b.x - pad, b.y - pad, b.width + 2 * pad, b.height + 2 * pad) & image);
   }
-  // Two overlapping areas are read as one where that reads no more pixels than reading both.
-  for (bool merged = true; merged;) {
-    merged = false;
-    for (size_t i = 0; i < rects.size() && !merged; ++i)
+  // Two overlapping areas are read as one where that reads no more pixels than reading both; each
+  // area takes in the later ones it may until none is left to take (one pass: an area that then
+  // overlaps an earlier one is read twice there, which costs time, never a line).
+  for (size_t i = 0; i < rects.size(); ++i)
+    for (bool grew = true; grew;) {
+      grew = false;
       for (size_t j = i + 1; j < rects.size(); ++j) {
         const cv::Rect both = rects[i] | rects[j];
         if ((rects[i] & rects[j]).area() > 0 && both.area() <= rects[i].area() + rects[j].area()) {
           rects[i] = both;
-          rects.erase(rects.begin() + static_cast<long>(j));
-          merged = true;
+          rects[j] = rects.back();
+          rects.pop_back();
+          grew = true;
           break;
         }
       }
-  }
+    }
   return rects;
 }
 }  // namespace
