@@ -96,17 +96,16 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
   // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
   std::vector<TextBox> boxes = impl_->lines_at(image, 1, prob);
-  if (boxes.empty()) return impl_->lines_both_ways(image, 1, std::move(boxes), std::move(prob));
-  std::vector<double> heights;
-  for (const TextBox& b : boxes) heights.push_back(b.height());
-  std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
-  const double median = heights[heights.size() / 2];
-  const double scale = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
-  if (scale > 1.2) {
-    boxes = impl_->lines_at(image, scale, prob);
-    return impl_->lines_both_ways(image, scale, std::move(boxes), std::move(prob));
+  double scale = 1;
+  if (!boxes.empty()) {
+    std::vector<double> heights;
+    for (const TextBox& b : boxes) heights.push_back(b.height());
+    std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
+    const double median = heights[heights.size() / 2];
+    const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
+    if (enlarged > 1.2) boxes = impl_->lines_at(image, scale = enlarged, prob);
   }
-  return impl_->lines_both_ways(image, 1, std::move(boxes), std::move(prob));
+  return impl_->lines_both_ways(image, scale, std::move(boxes), std::move(prob));
 }
 
 namespace {

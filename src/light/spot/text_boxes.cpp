@@ -180,15 +180,22 @@ double steepness(const TextBox& b) {
   const double a = std::abs(std::atan2(b.corners[1].y - b.corners[0].y, b.corners[1].x - b.corners[0].x)) * 180 / M_PI;
   return std::min(a, 180 - a);
 }
+// At least 1.5 times as long as it is high: a line, not a letter.
+bool elongated(const TextBox& b) { return b.length() >= 1.5 * b.height(); }
 std::vector<cv::Point2f> outline(const TextBox& b) {
   std::vector<cv::Point2f> out;
   for (const auto& c : b.corners) out.emplace_back(static_cast<float>(c.x), static_cast<float>(c.y));
   return out;
 }
+cv::Rect2d bounds(const TextBox& b) {
+  double x0 = b.corners[0].x, x1 = x0, y0 = b.corners[0].y, y1 = y0;
+  for (const auto& c : b.corners) x0 = std::min(x0, c.x), x1 = std::max(x1, c.x), y0 = std::min(y0, c.y), y1 = std::max(y1, c.y);
+  return {x0, y0, x1 - x0, y1 - y0};
+}
 // Their common area over the smaller one's.
 double overlap(const TextBox& a, const TextBox& b) {
+  if ((bounds(a) & bounds(b)).area() <= 0) return 0;  // most pairs: apart, told without allocating
   const std::vector<cv::Point2f> pa = outline(a), pb = outline(b);
-  if ((cv::boundingRect(pa) & cv::boundingRect(pb)).area() <= 0) return 0;
   std::vector<cv::Point2f> common;
   const double inter = cv::intersectConvexConvex(pa, pb, common, true);
   const double smaller = std::min(a.length() * a.height(), b.length() * b.height());
@@ -197,11 +204,11 @@ double overlap(const TextBox& a, const TextBox& b) {
 
 }  // namespace
 
-bool is_level_line(const TextBox& b) { return steepness(b) <= 45 && b.length() >= 1.5 * b.height(); }
+bool is_level_line(const TextBox& b) { return steepness(b) <= 45 && elongated(b); }
 
 std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned) {
   for (const TextBox& t : turned) {
-    if (steepness(t) <= 45 || t.length() < 1.5 * t.height()) continue;  // level, or no line at all
+    if (steepness(t) <= 45 || !elongated(t)) continue;  // level, or no line at all
     std::vector<size_t> hit;
     bool level = false;
     for (size_t k = 0; k < upright.size() && !level; ++k) {
