@@ -13,13 +13,18 @@ namespace {
 
 const std::string kSource = LIGHT_SOURCE_DIR;
 
-TEST(SpotterModels, DetectorReproducesTheReleasedModelsProbabilityMapsOnMapCrops) {
+// As loaded, or prepared for inference as the spotter reads (affines folded into the convolutions,
+// weights and inputs channels-last).
+void expect_released_detector_maps(bool prepared) {
   torch::NoGradGuard no_grad;
   light::model::TextDetector det = light::model::load_text_detector(kSource + "/models/ppocr-v4/detector.safetensors");
+  if (prepared) det->prepare_for_inference();
   const auto fixture = light::model::read_safetensors_state_dict(kSource + "/tests/data/ppocr/detector_parity.safetensors");
   int crops = 0;
   for (const char* name : {"a", "b", "c"}) {
-    const torch::Tensor x = fixture.at(std::string(name) + ".input"), expected = fixture.at(std::string(name) + ".output");
+    torch::Tensor x = fixture.at(std::string(name) + ".input");
+    const torch::Tensor expected = fixture.at(std::string(name) + ".output");
+    if (prepared) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
     const torch::Tensor y = det->forward(x);
     ASSERT_EQ(y.sizes(), expected.sizes()) << name;
     EXPECT_LT((y - expected).abs().max().item<double>(), 1e-4) << name;
@@ -30,17 +35,23 @@ TEST(SpotterModels, DetectorReproducesTheReleasedModelsProbabilityMapsOnMapCrops
   EXPECT_EQ(crops, 3);
 }
 
+TEST(SpotterModels, DetectorReproducesTheReleasedModelsProbabilityMapsOnMapCrops) { expect_released_detector_maps(false); }
+
+TEST(SpotterModels, DetectorPreparedForInferenceGivesTheSameMaps) { expect_released_detector_maps(true); }
+
 }  // namespace
 
 namespace {
 
-TEST(SpotterModels, RecognizerReproducesTheReleasedModelsClassProbabilitiesOnWordCrops) {
+void expect_released_recognizer_probabilities(bool prepared) {
   torch::NoGradGuard no_grad;
   light::model::TextRecognizer rec = light::model::load_text_recognizer(kSource + "/models/ppocr-v4/recognizer.safetensors");
   EXPECT_EQ(rec->classes, 6625);
+  if (prepared) rec->prepare_for_inference();
   const auto fixture = light::model::read_safetensors_state_dict(kSource + "/tests/data/ppocr/recognizer_parity.safetensors");
   for (const char* name : {"a", "b", "c"}) {
-    const torch::Tensor x = fixture.at(std::string(name) + ".input");
+    torch::Tensor x = fixture.at(std::string(name) + ".input");
+    if (prepared) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
     const torch::Tensor ids = fixture.at(std::string(name) + ".top_ids").to(torch::kLong);
     const torch::Tensor expected = fixture.at(std::string(name) + ".top_probs");
     const torch::Tensor probs = torch::softmax(rec->forward(x), -1)[0];  // [T, C]
@@ -51,5 +62,12 @@ TEST(SpotterModels, RecognizerReproducesTheReleasedModelsClassProbabilitiesOnWor
     EXPECT_TRUE(probs.argmax(1).equal(ids.select(1, 0))) << name;
   }
 }
+
+
+TEST(SpotterModels, RecognizerReproducesTheReleasedModelsClassProbabilitiesOnWordCrops) {
+  expect_released_recognizer_probabilities(false);
+}
+
+TEST(SpotterModels, RecognizerPreparedForInferenceGivesTheSameProbabilities) { expect_released_recognizer_probabilities(true); }
 
 }  // namespace

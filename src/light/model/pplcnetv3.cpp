@@ -28,6 +28,36 @@ void append_batch_norm(OrderedTensors& out, const std::string& name, nn::BatchNo
   out.emplace_back(name + ".running_var", bn->running_var);
 }
 
+namespace {
+// The per-channel scale and shift a batch norm applies in eval mode.
+std::pair<torch::Tensor, torch::Tensor> batch_norm_affine(const torch::nn::BatchNorm2d& bn) {
+  const torch::Tensor g = bn->weight / torch::sqrt(bn->running_var + bn->options.eps());
+  return {g, bn->bias - bn->running_mean * g};
+}
+}  // namespace
+
+void fold_batch_norm(nn::Conv2d& conv, const nn::BatchNorm2d& bn) {
+  torch::NoGradGuard no_grad;
+  const auto [g, shift] = batch_norm_affine(bn);
+  const torch::Tensor b = conv->bias.defined() ? conv->bias * g + shift : shift;
+  conv->weight.mul_(g.view({-1, 1, 1, 1}));  // [out, in / groups, kh, kw]
+  conv->bias = b.clone();
+}
+
+void fold_batch_norm(nn::ConvTranspose2d& conv, const nn::BatchNorm2d& bn) {
+  torch::NoGradGuard no_grad;
+  const auto [g, shift] = batch_norm_affine(bn);
+  const torch::Tensor b = conv->bias.defined() ? conv->bias * g + shift : shift;
+  conv->weight.mul_(g.view({1, -1, 1, 1}));  // [in, out / groups, kh, kw] (groups 1 here)
+  conv->bias = b.clone();
+}
+
+void store_channels_last(nn::Module& module) {
+  torch::NoGradGuard no_grad;
+  for (torch::Tensor& p : module.parameters())
+    if (p.dim() == 4) p.set_data(p.contiguous(torch::MemoryFormat::ChannelsLast));
+}
+
 LearnableAffineBlockImpl::LearnableAffineBlockImpl() {
   scale = register_parameter("scale", torch::ones({1}));
   bias = register_parameter("bias", torch::zeros({1}));
@@ -45,8 +75,22 @@ LearnableRepLayerImpl::LearnableRepLayerImpl(int64_t in, int64_t out, int64_t ke
 }
 
 torch::Tensor LearnableRepLayerImpl::forward(const torch::Tensor& x) {
-  torch::Tensor y = lab(reparam_conv(x));
-  return act ? act(y) : y;
+  if (!folded) {
+    torch::Tensor y = lab(reparam_conv(x));
+    return act ? act(y) : y;
+  }
+  torch::Tensor y = reparam_conv(x);
+  if (!act) return y;
+  torch::hardswish_(y);
+  return act_lab_folded ? y : y.mul_(act->lab->scale).add_(act->lab->bias);
+}
+
+void LearnableRepLayerImpl::fold_for_inference() {
+  if (folded) return;
+  torch::NoGradGuard no_grad;
+  reparam_conv->weight.mul_(lab->scale);
+  reparam_conv->bias.mul_(lab->scale).add_(lab->bias);
+  folded = true;
 }
 
 void LearnableRepLayerImpl::append_ordered(OrderedTensors& out, const std::string& name) {
@@ -89,6 +133,27 @@ torch::Tensor LCNetV3BlockImpl::forward(torch::Tensor x) {
   x = dw_conv(x);
   if (se) x = se(x);
   return pw_conv(x);
+}
+
+void LCNetV3BlockImpl::fold_for_inference() {
+  dw_conv->fold_for_inference();
+  pw_conv->fold_for_inference();
+  // pw_conv(a * h + b) = (a W) h + (bias + b * sum of W over its inputs): the 1x1 convolution takes
+  // dw_conv's last affine exactly (no padding for it to reach).
+  if (!se && dw_conv->act && !dw_conv->act_lab_folded) {
+    torch::NoGradGuard no_grad;
+    const torch::Tensor a = dw_conv->act->lab->scale, b = dw_conv->act->lab->bias;
+    torch::Tensor& w = pw_conv->reparam_conv->weight;
+    pw_conv->reparam_conv->bias.add_(w.sum({1, 2, 3}) * b);
+    w.mul_(a);
+    dw_conv->act_lab_folded = true;
+  }
+}
+
+void ConvBNLayerImpl::fold_for_inference() {
+  if (folded) return;
+  fold_batch_norm(conv, bn);
+  folded = true;
 }
 
 void LCNetV3BlockImpl::append_ordered(OrderedTensors& out, const std::string& name) {
@@ -157,6 +222,12 @@ std::vector<torch::Tensor> PPLCNetV3Impl::forward(const torch::Tensor& input) {
     return outs;
   }
   return {x};
+}
+
+void PPLCNetV3Impl::fold_for_inference() {
+  conv1->fold_for_inference();
+  for (auto& stage : blocks)
+    for (size_t b = 0; b < stage->size(); ++b) stage[b]->as<LCNetV3Block>()->fold_for_inference();
 }
 
 void PPLCNetV3Impl::append_ordered(OrderedTensors& out, const std::string& name) {

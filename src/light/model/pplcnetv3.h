@@ -20,6 +20,14 @@ void append_conv(OrderedTensors& out, const std::string& name, torch::nn::Conv2d
 void append_conv(OrderedTensors& out, const std::string& name, torch::nn::ConvTranspose2d& conv);
 void append_batch_norm(OrderedTensors& out, const std::string& name, torch::nn::BatchNorm2d& bn);
 
+// Inference folding: a batch norm's running statistics and affine (eval mode) folded into the
+// convolution before it, which gains a bias (set on the module, not registered: the state dict keeps
+// its keys). The caller then skips the batch norm.
+void fold_batch_norm(torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& bn);
+void fold_batch_norm(torch::nn::ConvTranspose2d& conv, const torch::nn::BatchNorm2d& bn);
+// Every 4-D parameter of `module` (convolution weights) stored channels-last.
+void store_channels_last(torch::nn::Module& module);
+
 // y = scale * x + bias, two learned scalars.
 struct LearnableAffineBlockImpl : torch::nn::Module {
   LearnableAffineBlockImpl();
@@ -39,9 +47,14 @@ struct LearnableRepLayerImpl : torch::nn::Module {
   LearnableRepLayerImpl(int64_t in, int64_t out, int64_t kernel, std::pair<int64_t, int64_t> stride, int64_t groups);
   torch::Tensor forward(const torch::Tensor& x);
   void append_ordered(OrderedTensors& out, const std::string& name);
+  // lab folded into reparam_conv; the activation then runs in place (inference only, see
+  // PPLCNetV3Impl::fold_for_inference).
+  void fold_for_inference();
   torch::nn::Conv2d reparam_conv{nullptr};
   LearnableAffineBlock lab{nullptr};
   Act act{nullptr};  // null where the layer strides by 2 in both directions
+  bool folded = false;
+  bool act_lab_folded = false;  // act.lab folded into the next convolution (a 1x1: exact)
 };
 TORCH_MODULE(LearnableRepLayer);
 
@@ -57,9 +70,11 @@ TORCH_MODULE(SELayer);
 
 struct ConvBNLayerImpl : torch::nn::Module {  // a convolution without bias, then batch norm
   ConvBNLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride);
-  torch::Tensor forward(const torch::Tensor& x) { return bn(conv(x)); }
+  torch::Tensor forward(const torch::Tensor& x) { return folded ? conv(x) : bn(conv(x)); }
+  void fold_for_inference();
   torch::nn::Conv2d conv{nullptr};
   torch::nn::BatchNorm2d bn{nullptr};
+  bool folded = false;
 };
 TORCH_MODULE(ConvBNLayer);
 
@@ -67,6 +82,7 @@ struct LCNetV3BlockImpl : torch::nn::Module {
   LCNetV3BlockImpl(int64_t in, int64_t out, std::pair<int64_t, int64_t> stride, int64_t dw_size, bool use_se);
   torch::Tensor forward(torch::Tensor x);
   void append_ordered(OrderedTensors& out, const std::string& name);
+  void fold_for_inference();
   LearnableRepLayer dw_conv{nullptr}, pw_conv{nullptr};
   SELayer se{nullptr};
 };
@@ -82,6 +98,11 @@ struct PPLCNetV3Impl : torch::nn::Module {
   // det: the four feature maps (strides 4, 8, 16, 32) after layer_list; rec: the last stage's map.
   std::vector<torch::Tensor> forward(const torch::Tensor& x);
   void append_ordered(OrderedTensors& out, const std::string& name);
+  // For inference on a loaded, eval-mode model: every affine that follows a convolution (batch
+  // norms, LearnableRepLayer.lab, and act.lab before a 1x1 convolution) folded into that convolution,
+  // and activations run in place: the same outputs (to float rounding) in fewer passes over memory.
+  // The weights then differ from the checkpoint's: never train or save a folded model.
+  void fold_for_inference();
   ConvBNLayer conv1{nullptr};
   std::vector<torch::nn::Sequential> blocks;  // blocks2 .. blocks6
   torch::nn::ModuleList layer_list{nullptr};

@@ -65,9 +65,17 @@ DBBranchImpl::DBBranchImpl(int64_t in) {
 }
 
 torch::Tensor DBBranchImpl::forward(const torch::Tensor& x) {
+  if (folded) return conv3(conv2(conv1(x).relu_()).relu_());
   torch::Tensor y = torch::relu(conv_bn1(conv1(x)));
   y = torch::relu(conv_bn2(conv2(y)));
   return conv3(y);
+}
+
+void DBBranchImpl::fold_for_inference() {
+  if (folded) return;
+  fold_batch_norm(conv1, conv_bn1);
+  fold_batch_norm(conv2, conv_bn2);
+  folded = true;
 }
 
 void DBBranchImpl::append_ordered(OrderedTensors& out, const std::string& name) {
@@ -91,6 +99,12 @@ torch::Tensor TextDetectorImpl::logits(const torch::Tensor& images) {
 }
 
 torch::Tensor TextDetectorImpl::forward(const torch::Tensor& images) { return torch::sigmoid(logits(images)); }
+
+void TextDetectorImpl::prepare_for_inference() {
+  backbone->fold_for_inference();
+  head->binarize->fold_for_inference();
+  store_channels_last(*this);
+}
 
 OrderedTensors TextDetectorImpl::ordered_tensors() {
   OrderedTensors out;

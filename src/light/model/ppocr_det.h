@@ -45,6 +45,8 @@ struct DBBranchImpl : torch::nn::Module {
   explicit DBBranchImpl(int64_t in_channels);
   torch::Tensor forward(const torch::Tensor& x);  // [B, C, h, w] -> logits [B, 1, 4h, 4w]
   void append_ordered(OrderedTensors& out, const std::string& name);
+  void fold_for_inference();  // both batch norms into the convolutions before them
+  bool folded = false;
   torch::nn::Conv2d conv1{nullptr};
   torch::nn::BatchNorm2d conv_bn1{nullptr}, conv_bn2{nullptr};
   torch::nn::ConvTranspose2d conv2{nullptr}, conv3{nullptr};
@@ -63,6 +65,11 @@ struct TextDetectorImpl : torch::nn::Module {
   TextDetectorImpl();
   torch::Tensor forward(const torch::Tensor& images);  // [B, 3, H, W] normalised -> probabilities [B, 1, H, W]
   torch::Tensor logits(const torch::Tensor& images);   // the same before the sigmoid (for training)
+  // For reading on a loaded, eval-mode model: batch norms and affines folded into the convolutions
+  // (PPLCNetV3Impl::fold_for_inference) and the 4-D weights stored channels-last, which oneDNN
+  // convolves without reordering (give it channels-last inputs too). The same outputs to float
+  // rounding in about two thirds of the time; never train or save the model after.
+  void prepare_for_inference();
   // Every learned tensor (parameters and batch-norm statistics) in the order the exported graph uses them.
   OrderedTensors ordered_tensors();
   PPLCNetV3 backbone{nullptr};

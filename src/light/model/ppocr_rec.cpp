@@ -14,6 +14,12 @@ ConvBNSwishImpl::ConvBNSwishImpl(int64_t in, int64_t out, std::pair<int64_t, int
   norm = register_module("norm", nn::BatchNorm2d(nn::BatchNorm2dOptions(out).eps(1e-5)));
 }
 
+void ConvBNSwishImpl::fold_for_inference() {
+  if (folded) return;
+  fold_batch_norm(conv, norm);
+  folded = true;
+}
+
 void ConvBNSwishImpl::append_ordered(OrderedTensors& out, const std::string& name) {
   append_conv(out, name + ".conv", conv);
   append_batch_norm(out, name + ".norm", norm);
@@ -129,6 +135,13 @@ torch::Tensor TextRecognizerImpl::forward(const torch::Tensor& images) { return 
 torch::Tensor TextRecognizerImpl::forward(const torch::Tensor& images, const torch::Tensor& ids) {
   const auto& fc = head->ctc_head->fc;
   return torch::nn::functional::linear(features(images), fc->weight.index_select(0, ids), fc->bias.index_select(0, ids));
+}
+
+void TextRecognizerImpl::prepare_for_inference() {
+  backbone->fold_for_inference();
+  auto& e = head->ctc_encoder->encoder;
+  for (ConvBNSwish* c : {&e->conv1, &e->conv2, &e->conv3, &e->conv4, &e->conv1x1}) (*c)->fold_for_inference();
+  store_channels_last(*this);
 }
 
 OrderedTensors TextRecognizerImpl::ordered_tensors() {

@@ -15,10 +15,16 @@ namespace light::model {
 // conv (no bias) -> batch norm -> swish.
 struct ConvBNSwishImpl : torch::nn::Module {
   ConvBNSwishImpl(int64_t in, int64_t out, std::pair<int64_t, int64_t> kernel);
-  torch::Tensor forward(const torch::Tensor& x) { return torch::silu(norm(conv(x))); }
+  torch::Tensor forward(const torch::Tensor& x) {
+    if (!folded) return torch::silu(norm(conv(x)));
+    torch::Tensor y = conv(x);
+    return torch::silu_(y);
+  }
   void append_ordered(OrderedTensors& out, const std::string& name);
+  void fold_for_inference();
   torch::nn::Conv2d conv{nullptr};
   torch::nn::BatchNorm2d norm{nullptr};
+  bool folded = false;
 };
 TORCH_MODULE(ConvBNSwish);
 
@@ -87,6 +93,11 @@ struct TextRecognizerImpl : torch::nn::Module {
   torch::Tensor forward(const torch::Tensor& images, const torch::Tensor& ids);
   torch::Tensor features(const torch::Tensor& images);  // the CTC head's input, [B, T, 120]
   OrderedTensors ordered_tensors();
+  // For reading on a loaded, eval-mode model: batch norms and affines folded into the convolutions
+  // (PPLCNetV3Impl::fold_for_inference) and the 4-D weights stored channels-last, which oneDNN
+  // convolves without reordering (give it channels-last inputs too). The same outputs to float
+  // rounding in about two thirds of the time; never train or save the model after.
+  void prepare_for_inference();
   PPLCNetV3 backbone{nullptr};
   RecHead head{nullptr};
   int64_t classes;
