@@ -52,6 +52,50 @@ TEST(TextBoxes, FindARotatedBarGrownByTheUnclipDistanceWithCornersInReadingOrder
   EXPECT_LT(b.corners[0].x, b.corners[1].x);
 }
 
+TEST(TextBoxes, AKernelAlongAnArcGetsEdgesThatFollowItAndAStraightBarNone) {
+  // A band 12 px thick along a circle of radius 200 about (150, 300), from 120 to 60 degrees above
+  // the centre: lettering set along an arc (chord 200 px, sagitta 27 px), read left to right.
+  const int w = 300, h = 180;
+  std::vector<float> p(static_cast<size_t>(w) * h, 0.05f);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) {
+      const double r = std::hypot(x - 150.0, y - 300.0), deg = std::atan2(300.0 - y, x - 150.0) * 180 / M_PI;
+      if (std::abs(r - 200) <= 6 && deg >= 60 && deg <= 120) p[static_cast<size_t>(y) * w + x] = 0.9f;
+    }
+  const auto boxes = light::spot::text_boxes(p.data(), h, w, {});
+  ASSERT_EQ(boxes.size(), 1u);
+  const TextBox& b = boxes[0];
+  ASSERT_TRUE(b.bent());
+  ASSERT_EQ(b.upper.size(), 8u);
+  ASSERT_EQ(b.lower.size(), 8u);
+  // Grown like a straight kernel of its length (about 209) and thickness (12 and the parabola's miss
+  // of the circle, 2-3 px): D = 1.5 * 209 * 14 / (2 * 223) = 9.8 on every side. The upper edge lies
+  // outside the arc and the lower inside, each on a circle about its centre (a rectangle's edges
+  // would stray by the sagitta, 27 px; a parabola's by 3); the edges run from the left end to the right.
+  double upper_min = 1e9, upper_max = 0, lower_min = 1e9, lower_max = 0;
+  for (size_t k = 0; k < 8; ++k) {
+    const double up = std::hypot(b.upper[k].x - 150, b.upper[k].y - 300), low = std::hypot(b.lower[k].x - 150, b.lower[k].y - 300);
+    upper_min = std::min(upper_min, up), upper_max = std::max(upper_max, up);
+    lower_min = std::min(lower_min, low), lower_max = std::max(lower_max, low);
+  }
+  EXPECT_LT(upper_max - upper_min, 5);
+  EXPECT_LT(lower_max - lower_min, 5);
+  EXPECT_NEAR((upper_max + upper_min) / 2, 206 + 9.8, 4);
+  EXPECT_NEAR((lower_max + lower_min) / 2, 194 - 9.8, 4);
+  EXPECT_LT(b.upper.front().x, b.upper.back().x);
+  EXPECT_LT(b.upper[3].y, b.upper.front().y - 15);  // the middle rises above the ends
+  // Read upside down: its start at the old end, its top the old bottom.
+  const TextBox turned = b.upside_down();
+  EXPECT_EQ(turned.upper.front().x, b.lower.back().x);
+  EXPECT_EQ(turned.lower.back().y, b.upper.front().y);
+  // With bending off, or for a straight bar, the rectangle alone.
+  light::spot::TextBoxOptions straight;
+  straight.bend = 0;
+  EXPECT_FALSE(light::spot::text_boxes(p.data(), h, w, straight)[0].bent());
+  const std::vector<float> bar = map_with_bar(200, 160, 100, 80, 120, 12, -20);
+  EXPECT_FALSE(light::spot::text_boxes(bar.data(), 160, 200, {})[0].bent());
+}
+
 TEST(TextBoxes, DropBarsBelowTheBoxThresholdAndSpecks) {
   std::vector<float> p = map_with_bar(120, 80, 60, 40, 60, 10, 0);
   for (float& v : p)
@@ -246,6 +290,30 @@ TEST(WordPolygon, SixteenPointsTheLowerEdgeForwardThenTheUpperEdgeBack) {
   EXPECT_NEAR(p[1].x - p[0].x, 5, 1e-9);
 }
 
+TEST(WordPolygon, OnABentLineTheWordsShareItsEdgesByTheirLengthAlongIt) {
+  TextBox b;
+  b.corners = {Point{0, 0}, Point{70, 0}, Point{70, 30}, Point{0, 30}};
+  for (int k = 0; k < 8; ++k) {  // a right angle: 30 px right along y = 10 (upper) / 20 (lower), then 40 px down
+    const double t = 10.0 * k;
+    b.upper.push_back(t <= 30 ? Point{t, 10} : Point{30, 10 + (t - 30)});
+    b.lower.push_back(t <= 30 ? Point{t, 20} : Point{30, 20 + (t - 30)});
+  }
+  const auto whole = light::spot::word_polygon(b, 0, 1);
+  ASSERT_EQ(whole.size(), 16u);
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_NEAR(whole[k].x, b.lower[k].x, 1e-9);
+    EXPECT_NEAR(whole[k].y, b.lower[k].y, 1e-9);
+    EXPECT_NEAR(whole[15 - k].x, b.upper[k].x, 1e-9);
+  }
+  // The second half starts halfway along (35 px of 70), 5 px past the corner, and ends at the end.
+  const auto second = light::spot::word_polygon(b, 0.5, 1);
+  EXPECT_NEAR(second[0].x, 30, 1e-9);
+  EXPECT_NEAR(second[0].y, 25, 1e-9);
+  EXPECT_NEAR(second[15].y, 15, 1e-9);
+  EXPECT_NEAR(second[7].y, 60, 1e-9);
+  EXPECT_NEAR(second[8].y, 50, 1e-9);
+}
+
 TEST(Spotter, ReadsTheBundledSyntheticTileAsTheEvaluatorMeasuredIt) {
   light::spot::Spotter spotter(light::test::source_path("models/spotter"));
   const auto img = light::image::read_rgb(light::test::source_path("data/synth-example/topographic-1500.png"));
@@ -290,6 +358,37 @@ TEST(Spotter, ReadsANameAtSixtyDegreesWholeOnlyWhenItAlsoReadsTheMapTurned) {
   EXPECT_EQ(creek(seen)->text, "Creek");
   ASSERT_EQ(seen.size(), 2u);  // and "Grand" (the "X" on the road is missed either way)
   EXPECT_TRUE(seen[0].text == "Grand" || seen[1].text == "Grand");
+}
+
+TEST(Spotter, FindsWordsSetAlongACurveOnlyWithEdgesThatBendWithTheLine) {
+  // A crop of a calibration tile (seed 2221): "Lake Lone Tree" set along an arc. Its line's
+  // rectangle spans the arc: each word's share of it lies off the word (IoU 0.3-0.45), so none was
+  // found; edges that follow the line place all three.
+  const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/lake-lone-tree-on-a-curve.jpg"));
+  const auto gt = light::maptext::read_maptext(light::test::source_path("tests/data/spot/lake-lone-tree-on-a-curve.json"), {});
+  auto found = [&](light::spot::Spotter& spotter) {
+    light::maptext::Tile tile;
+    tile.image = gt[0].image;
+    for (const auto& w : spotter.spot(img)) {
+      light::maptext::Word word;
+      word.vertices = w.polygon;
+      word.text = w.text;
+      tile.groups.push_back({word});
+    }
+    light::eval::Options o;
+    o.task = light::eval::Task::DetRec;
+    const auto report = light::eval::evaluate(gt, {tile}, o);
+    return std::map<std::string, double>(report.overall.begin(), report.overall.end());
+  };
+  light::spot::SpotOptions rectangles;
+  rectangles.boxes.bend = 0;
+  light::spot::Spotter straight(light::test::source_path("models/spotter"), {}, rectangles);
+  EXPECT_LT(found(straight).at("recall"), 0.5);
+  light::spot::Spotter bending(light::test::source_path("models/spotter"));
+  const auto m = found(bending);
+  EXPECT_EQ(m.at("recall"), 1.0);
+  EXPECT_EQ(m.at("precision"), 1.0);
+  EXPECT_EQ(m.at("char_accuracy"), 1.0);
 }
 
 TEST(SpotCommand, RefusesAnImageThatIsNotOneNamingItAndWritesNothing) {

@@ -32,7 +32,29 @@ std::string default_spotter_dir() {
   throw Error("no spotter folder found (looked in " + list + "); give --spotter DIR or set LIGHT_SPOTTER");
 }
 
+namespace {
+// The point at `f` (0 to 1) of the way along a bent line's edge `edge`, the way measured along the
+// middle of its two edges (as data::straighten_word shares the strip's width out).
+maptext::Point along_bent(const TextBox& line, const std::vector<maptext::Point>& edge, double f) {
+  const size_t n = line.upper.size();
+  std::vector<double> at(n, 0.0);
+  auto d = [](const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); };
+  for (size_t k = 1; k < n; ++k) at[k] = at[k - 1] + (d(line.upper[k - 1], line.upper[k]) + d(line.lower[k - 1], line.lower[k])) / 2;
+  const double want = std::clamp(f, 0.0, 1.0) * at[n - 1];
+  size_t k = 1;
+  while (k + 1 < n && at[k] < want) ++k;
+  const double span = at[k] - at[k - 1], w = span > 0 ? (want - at[k - 1]) / span : 0;
+  return maptext::Point{edge[k - 1].x + (edge[k].x - edge[k - 1].x) * w, edge[k - 1].y + (edge[k].y - edge[k - 1].y) * w};
+}
+}  // namespace
+
 std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to) {
+  if (line.bent()) {
+    std::vector<maptext::Point> out;
+    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line, line.lower, from + (to - from) * k / 7.0));  // lower edge, forwards
+    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line, line.upper, to - (to - from) * k / 7.0));    // upper edge, back
+    return out;
+  }
   const auto& c = line.corners;  // start-top, end-top, end-bottom, start-bottom
   auto lerp = [](const maptext::Point& a, const maptext::Point& b, double t) {
     return maptext::Point{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
@@ -228,9 +250,7 @@ struct Crop {
 
 // The line straightened to 48 px high as the recogniser learns words (data::straighten_word).
 Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, bool flipped) {
-  TextBox b = box;
-  if (flipped) b.corners = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
-  return Crop{line, flipped, data::straighten_word(img, word_polygon(b, 0, 1), 48, 48 * 50)};
+  return Crop{line, flipped, data::straighten_word(img, word_polygon(flipped ? box.upside_down() : box, 0, 1), 48, 48 * 50)};
 }
 
 }  // namespace
@@ -275,8 +295,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     } else if (k > 0 && crops[k - 1].line == crops[k].line && confidence[k - 1] >= confidence[k]) {
       continue;  // the flipped reading lost
     }
-    TextBox box = boxes[crops[k].line];
-    if (crops[k].flipped) box.corners = {box.corners[2], box.corners[3], box.corners[0], box.corners[1]};
+    const TextBox box = crops[k].flipped ? boxes[crops[k].line].upside_down() : boxes[crops[k].line];
     for (const ReadWord& w : read[k]) {
       if (w.score < o.min_score) continue;
       out.push_back(SpottedWord{word_polygon(box, w.from, w.to), w.text, w.score});

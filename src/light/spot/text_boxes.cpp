@@ -35,6 +35,14 @@ double mean_inside(const cv::Mat& prob, const cv::RotatedRect& r) {
 double TextBox::length() const { return dist(corners[0], corners[1]); }
 double TextBox::height() const { return dist(corners[0], corners[3]); }
 
+TextBox TextBox::upside_down() const {
+  TextBox b = *this;
+  b.corners = {corners[2], corners[3], corners[0], corners[1]};
+  b.upper.assign(lower.rbegin(), lower.rend());
+  b.lower.assign(upper.rbegin(), upper.rend());
+  return b;
+}
+
 std::array<maptext::Point, 4> reading_corners(double cx, double cy, double along, double across, double angle, bool flip) {
   double ux = std::cos(angle), uy = std::sin(angle);
   // Left to right; a vertical line reads upward (y decreasing).
@@ -47,6 +55,87 @@ std::array<maptext::Point, 4> reading_corners(double cx, double cy, double along
 }
 
 namespace {
+// Lettering set along a curve: the kernel (`contour`) of `box` is cut into 16 slices across its
+// length; each slice's middle and thickness are measured, a parabola is fitted to the middles (in the
+// box's frame), and when it bends more than `bend` times the median thickness, the box gets edges
+// that follow it, grown like the box by the unclip distance (of a straight kernel of that length and
+// thickness).
+void bend_along(const std::vector<cv::Point>& contour, const cv::Size& map, TextBox& box, const TextBoxOptions& o) {
+  const double len = box.length(), high = box.height();
+  if (o.bend <= 0 || len < 1.5 * high) return;  // a letter, or no line
+  const cv::Rect r = cv::boundingRect(contour) & cv::Rect(0, 0, map.width, map.height);
+  if (r.empty()) return;
+  cv::Mat mask = cv::Mat::zeros(r.size(), CV_8U);
+  std::vector<std::vector<cv::Point>> poly(1);
+  for (const cv::Point& q : contour) poly[0].emplace_back(q.x - r.x, q.y - r.y);
+  cv::fillPoly(mask, poly, cv::Scalar(1));
+  const auto& c = box.corners;
+  const double cx = (c[0].x + c[2].x) / 2, cy = (c[0].y + c[2].y) / 2;
+  const double ux = (c[1].x - c[0].x) / len, uy = (c[1].y - c[0].y) / len;  // along, in reading order
+  const double vx = (c[3].x - c[0].x) / high, vy = (c[3].y - c[0].y) / high;  // down
+  // Each kernel pixel in the box's frame: t along, s down from the centre.
+  std::vector<std::pair<double, double>> ts;
+  for (int y = 0; y < mask.rows; ++y) {
+    const uint8_t* row = mask.ptr<uint8_t>(y);
+    for (int x = 0; x < mask.cols; ++x)
+      if (row[x]) {
+        const double dx = r.x + x - cx, dy = r.y + y - cy;
+        ts.emplace_back(dx * ux + dy * uy, dx * vx + dy * vy);
+      }
+  }
+  constexpr int K = 16;
+  auto slice = [&](double t) { return std::clamp(static_cast<int>((t / len + 0.5) * K), 0, K - 1); };
+  std::vector<double> lo(K, 1e300), hi(K, -1e300);
+  double t_min = 1e300, t_max = -1e300;
+  for (const auto& [t, s] : ts) {
+    const int k = slice(t);
+    lo[k] = std::min(lo[k], s), hi[k] = std::max(hi[k], s);
+    t_min = std::min(t_min, t), t_max = std::max(t_max, t);
+  }
+  // Least squares: middle = a + b * z + q * z^2, z = t / (len / 2).
+  cv::Mat A = cv::Mat::zeros(3, 3, CV_64F), rhs = cv::Mat::zeros(3, 1, CV_64F);
+  std::vector<double> thick;
+  for (int k = 0; k < K; ++k) {
+    if (hi[k] < lo[k]) continue;
+    const double z = ((k + 0.5) / K - 0.5) * 2, m = (lo[k] + hi[k]) / 2, f[3] = {1, z, z * z};
+    for (int i = 0; i < 3; ++i) {
+      rhs.at<double>(i) += f[i] * m;
+      for (int j = 0; j < 3; ++j) A.at<double>(i, j) += f[i] * f[j];
+    }
+    thick.push_back(hi[k] - lo[k]);
+  }
+  if (thick.size() < 6) return;
+  cv::Mat coef;
+  if (!cv::solve(A, rhs, coef, cv::DECOMP_CHOLESKY)) return;
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  const double a = coef.at<double>(0), b = coef.at<double>(1), q = coef.at<double>(2);
+  if (std::abs(q) <= o.bend * median(thick)) return;
+  auto middle = [&](double t) { const double z = t / (len / 2); return a + b * z + q * z * z; };
+  auto slope = [&](double t) { return (b + 2 * q * t / (len / 2)) / (len / 2); };  // d(middle)/dt
+  // The thickness across the curve, not across the box: the kernel's spread about the fitted middle,
+  // measured along the curve's normal (as a straight box's is its rectangle's side across).
+  double below = 0, above = 0;
+  for (const auto& [t, s] : ts) {
+    const double across = (s - middle(t)) / std::hypot(1.0, slope(t));
+    below = std::max(below, across), above = std::min(above, across);
+  }
+  const double h = below - above, kernel = t_max - t_min;
+  if (kernel < 6 * h) return;  // too short to tell a bend from the letters' own ups and downs
+  const double d = o.unclip_ratio * kernel * h / (2 * (kernel + h)), half = h / 2 + d, off = (below + above) / 2;
+  for (int j = 0; j < 8; ++j) {
+    const double t = t_min - d + (kernel + 2 * d) * j / 7.0, m = middle(t), n = std::hypot(1.0, slope(t));
+    const double nu = -slope(t) / n, nv = 1 / n;  // the normal, pointing down, in (u, v)
+    const double nx = ux * nu + vx * nv, ny = uy * nu + vy * nv;
+    // The band's middle: the fitted middle moved along the normal to halfway between its extremes.
+    const double px = cx + ux * t + vx * m + nx * off, py = cy + uy * t + vy * m + ny * off;
+    box.upper.push_back(maptext::Point{px - nx * half, py - ny * half});
+    box.lower.push_back(maptext::Point{px + nx * half, py + ny * half});
+  }
+}
+
 // `unit`: the map's value of probability 1 (1 for float, 255 for bytes).
 std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOptions& o) {
   cv::Mat bitmap;
@@ -75,6 +164,7 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
     TextBox b;
     b.corners = reading_corners(r.center.x, r.center.y, along, across, angle);
     b.score = score;
+    bend_along(contour, prob.size(), b, o);
     boxes.push_back(b);
   }
   return boxes;

@@ -15,8 +15,13 @@ struct TextBox {
   // start-top, end-top, end-bottom, start-bottom: the line reads from the first corner to the second.
   std::array<maptext::Point, 4> corners;
   double score = 0;  // mean probability inside the outline (or its rectangle; TextBoxOptions::score_outline)
+  // A line set along a curve: its upper and lower edges (8 points each, from its start to its end)
+  // following the lettering (TextBoxOptions::bend). Empty for a straight line: the corners are its edges.
+  std::vector<maptext::Point> upper, lower;
   double length() const;
   double height() const;
+  bool bent() const { return !upper.empty(); }
+  TextBox upside_down() const;  // the same line read the other way (its start at the old end, its top at the old bottom)
 };
 
 struct TextBoxOptions {
@@ -29,6 +34,9 @@ struct TextBoxOptions {
   bool score_outline = true;
   double unclip_ratio = 1.5;   // grows a box by area * ratio / perimeter on every side
   double min_size = 3;         // shortest side a box may have (pixels)
+  // A line whose kernel's middle bends away from straight by more than `bend` times its thickness
+  // (a parabola fitted across its length) gets curved edges (TextBox::upper, lower). 0: never.
+  double bend = 0.25;
   // Letter-spaced names ("C O U N T Y") come out of the detector letter by letter. Boxes of single
   // letters (their sides within `letter_aspect` of each other), of like size (within 1.5 times), whose
   // centres lie at most `letter_join` times their size apart, `letter_run` or more along one straight
