@@ -171,6 +171,29 @@ TextBox line_box(double cx, double cy, double along, double across, double deg) 
   return b;
 }
 
+TEST(TextBoxes, JoinPiecesOfALetterSpacedLineButNotALineBelowAFarPieceOrATallerOne) {
+  // "MIN" "NES" "OTA": three level boxes 40 x 20 along y = 50, 8 px apart (0.4 of their height).
+  auto level = [](double cx, double cy, double len, double high) {
+    TextBox b;
+    b.corners = light::spot::reading_corners(cx, cy, len, high, 0);
+    b.score = 0.9;
+    return b;
+  };
+  const std::vector<TextBox> boxes = {level(20, 50, 40, 20),  level(68, 50, 40, 20), level(116, 50, 40, 20),
+                                      level(68, 80, 40, 20),  // the line below
+                                      level(190, 50, 40, 20),  // 34 px (1.7 heights) on: another label
+                                      level(68, 120, 40, 30), level(116, 120, 40, 20)};  // a taller piece beside a smaller one
+  const auto out = light::spot::join_line_pieces(boxes, {});
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_NEAR(out[0].length(), 136, 1e-6);  // from x 0 to 136
+  EXPECT_NEAR(out[0].height(), 20, 1e-6);
+  EXPECT_NEAR(out[0].corners[0].x, 0, 1e-6);
+  EXPECT_NEAR(out[0].corners[0].y, 40, 1e-6);
+  light::spot::TextBoxOptions never;
+  never.piece_join = 0;
+  EXPECT_EQ(light::spot::join_line_pieces(boxes, never).size(), boxes.size());
+}
+
 TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {
   // Upright: a level line, and two pieces of a name rising at 70 degrees ("Cre" and a lone "k").
   const TextBox level = line_box(100, 50, 120, 20, 0);

@@ -172,11 +172,78 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
 }  // namespace
 
 std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& o) {
-  return join_spaced_letters(boxes_of(cv::Mat(h, w, CV_32F, const_cast<float*>(prob)), 1.0, o), o);
+  return join_line_pieces(join_spaced_letters(boxes_of(cv::Mat(h, w, CV_32F, const_cast<float*>(prob)), 1.0, o), o), o);
 }
 
 std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBoxOptions& o) {
-  return join_spaced_letters(boxes_of(cv::Mat(h, w, CV_8U, const_cast<uint8_t*>(prob)), 255.0, o), o);
+  return join_line_pieces(join_spaced_letters(boxes_of(cv::Mat(h, w, CV_8U, const_cast<uint8_t*>(prob)), 255.0, o), o), o);
+}
+
+std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxOptions& o) {
+  if (o.piece_join <= 0 || boxes.size() < 2) return boxes;
+  struct Piece {
+    size_t box;
+    double x, y, ux, uy, len, high;
+  };
+  std::vector<Piece> pieces;
+  double reach = 0;
+  for (size_t k = 0; k < boxes.size(); ++k) {
+    const TextBox& b = boxes[k];
+    if (b.bent() || b.length() < 1.0 * b.height() || b.length() <= 0) continue;
+    const auto& c = b.corners;
+    pieces.push_back({k, (c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, (c[1].x - c[0].x) / b.length(), (c[1].y - c[0].y) / b.length(),
+                      b.length(), b.height()});
+    reach = std::max(reach, b.length() + o.piece_join * b.height());
+  }
+  const size_t n = pieces.size();
+  if (n < 2) return boxes;
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.x < b.x; });
+  std::vector<size_t> root(n);
+  for (size_t i = 0; i < n; ++i) root[i] = i;
+  auto find = [&](size_t i) {
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n && pieces[j].x - pieces[i].x <= reach; ++j) {
+      const Piece &a = pieces[i], &b = pieces[j];
+      if (std::max(a.high, b.high) > 1.3 * std::min(a.high, b.high)) continue;
+      if (std::abs(a.ux * b.uy - a.uy * b.ux) > 0.17) continue;  // more than 10 degrees apart
+      const double dx = b.x - a.x, dy = b.y - a.y, high = (a.high + b.high) / 2;
+      if (std::abs(-dx * a.uy + dy * a.ux) > 0.25 * high || std::abs(-dx * b.uy + dy * b.ux) > 0.25 * high) continue;
+      const double gap = std::abs(dx * a.ux + dy * a.uy) - (a.len + b.len) / 2;
+      if (gap < o.piece_join * high) root[find(i)] = find(j);
+    }
+  std::vector<std::vector<size_t>> runs(n);
+  for (size_t i = 0; i < n; ++i) runs[find(i)].push_back(i);
+  std::vector<bool> joined(boxes.size(), false);
+  std::vector<TextBox> out;
+  for (const auto& run : runs) {
+    if (run.size() < 2) continue;
+    // The run's direction: its longest piece's; the line spans every piece's corners.
+    size_t longest = run[0];
+    for (size_t i : run)
+      if (pieces[i].len > pieces[longest].len) longest = i;
+    const double ux = pieces[longest].ux, uy = pieces[longest].uy, mx = pieces[longest].x, my = pieces[longest].y;
+    double lo = 1e300, hi = -1e300, lo2 = 1e300, hi2 = -1e300, score = 0;
+    for (size_t i : run) {
+      for (const maptext::Point& p : boxes[pieces[i].box].corners) {
+        const double dx = p.x - mx, dy = p.y - my, t = dx * ux + dy * uy, s = -dx * uy + dy * ux;
+        lo = std::min(lo, t), hi = std::max(hi, t), lo2 = std::min(lo2, s), hi2 = std::max(hi2, s);
+      }
+      score += boxes[pieces[i].box].score;
+      joined[pieces[i].box] = true;
+    }
+    const double cx = mx + ux * (lo + hi) / 2 - uy * (lo2 + hi2) / 2, cy = my + uy * (lo + hi) / 2 + ux * (lo2 + hi2) / 2;
+    TextBox b;
+    b.corners = reading_corners(cx, cy, hi - lo, hi2 - lo2, std::atan2(uy, ux));
+    b.score = score / static_cast<double>(run.size());
+    out.push_back(b);
+  }
+  if (out.empty()) return boxes;
+  for (size_t k = 0; k < boxes.size(); ++k)
+    if (!joined[k]) out.push_back(boxes[k]);
+  return out;
 }
 
 std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextBoxOptions& o) {

@@ -44,6 +44,10 @@ struct TextBoxOptions {
   double letter_join = 3;
   double letter_aspect = 1.6;
   int letter_run = 2;
+  // Pieces of one letter-spaced line ("MIN" "NES" "OTA"): straight lines of like height (within 1.3
+  // times) and angle (10 degrees), on one axis (a quarter height), whose ends lie less than
+  // `piece_join` heights apart, are joined; the recogniser splits the words again. 0: never.
+  double piece_join = 0.5;
   size_t max_boxes = 100000;
 };
 
@@ -54,6 +58,9 @@ std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBox
 
 // The joining of single letters described at TextBoxOptions::letter_join, on boxes text_boxes found.
 std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextBoxOptions& options = {});
+
+// The joining of a letter-spaced line's pieces described at TextBoxOptions::piece_join.
+std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxOptions& options = {});
 
 // A level line: within 45 degrees of horizontal and at least 1.5 times as long as it is high.
 bool is_level_line(const TextBox& box);
