@@ -171,6 +171,58 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
 }
 }  // namespace
 
+namespace {
+// Union-find over n items: which runs they fall into.
+class Runs {
+ public:
+  explicit Runs(size_t n) : root_(n) {
+    for (size_t i = 0; i < n; ++i) root_[i] = i;
+  }
+  size_t find(size_t i) {
+    while (root_[i] != i) i = root_[i] = root_[root_[i]];
+    return i;
+  }
+  void join(size_t a, size_t b) { root_[find(a)] = find(b); }
+  std::vector<std::vector<size_t>> runs() {  // indexed by root; the others empty
+    std::vector<std::vector<size_t>> out(root_.size());
+    for (size_t i = 0; i < root_.size(); ++i) out[find(i)].push_back(i);
+    return out;
+  }
+
+ private:
+  std::vector<size_t> root_;
+};
+
+// The line through (mx, my) at `angle` (radians) spanning every corner of boxes[members], scored by
+// their mean score; the members are marked in `joined`.
+TextBox spanning(const std::vector<TextBox>& boxes, const std::vector<size_t>& members, double mx, double my, double angle,
+                 std::vector<bool>& joined) {
+  const double ux = std::cos(angle), uy = std::sin(angle);
+  double lo = 1e300, hi = -1e300, lo2 = 1e300, hi2 = -1e300, score = 0;
+  for (size_t k : members) {
+    for (const maptext::Point& p : boxes[k].corners) {
+      const double dx = p.x - mx, dy = p.y - my, t = dx * ux + dy * uy, s = -dx * uy + dy * ux;
+      lo = std::min(lo, t), hi = std::max(hi, t), lo2 = std::min(lo2, s), hi2 = std::max(hi2, s);
+    }
+    score += boxes[k].score;
+    joined[k] = true;
+  }
+  const double cx = mx + ux * (lo + hi) / 2 - uy * (lo2 + hi2) / 2, cy = my + uy * (lo + hi) / 2 + ux * (lo2 + hi2) / 2;
+  TextBox b;
+  b.corners = reading_corners(cx, cy, hi - lo, hi2 - lo2, angle);
+  b.score = score / static_cast<double>(members.size());
+  return b;
+}
+
+// The joined lines, then every box not joined.
+std::vector<TextBox> with_the_rest(std::vector<TextBox> joined_lines, const std::vector<TextBox>& boxes, const std::vector<bool>& joined) {
+  if (joined_lines.empty()) return boxes;
+  for (size_t k = 0; k < boxes.size(); ++k)
+    if (!joined[k]) joined_lines.push_back(boxes[k]);
+  return joined_lines;
+}
+}  // namespace
+
 std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& o) {
   return join_line_pieces(join_spaced_letters(boxes_of(cv::Mat(h, w, CV_32F, const_cast<float*>(prob)), 1.0, o), o), o);
 }
@@ -198,12 +250,7 @@ std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxO
   const size_t n = pieces.size();
   if (n < 2) return boxes;
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.x < b.x; });
-  std::vector<size_t> root(n);
-  for (size_t i = 0; i < n; ++i) root[i] = i;
-  auto find = [&](size_t i) {
-    while (root[i] != i) i = root[i] = root[root[i]];
-    return i;
-  };
+  Runs together(n);
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 1; j < n && pieces[j].x - pieces[i].x <= reach; ++j) {
       const Piece &a = pieces[i], &b = pieces[j];
@@ -212,10 +259,9 @@ std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxO
       const double dx = b.x - a.x, dy = b.y - a.y, high = (a.high + b.high) / 2;
       if (std::abs(-dx * a.uy + dy * a.ux) > 0.25 * high || std::abs(-dx * b.uy + dy * b.ux) > 0.25 * high) continue;
       const double gap = std::abs(dx * a.ux + dy * a.uy) - (a.len + b.len) / 2;
-      if (gap < o.piece_join * high) root[find(i)] = find(j);
+      if (gap < o.piece_join * high) together.join(i, j);
     }
-  std::vector<std::vector<size_t>> runs(n);
-  for (size_t i = 0; i < n; ++i) runs[find(i)].push_back(i);
+  const std::vector<std::vector<size_t>> runs = together.runs();
   std::vector<bool> joined(boxes.size(), false);
   std::vector<TextBox> out;
   for (const auto& run : runs) {
@@ -224,26 +270,12 @@ std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxO
     size_t longest = run[0];
     for (size_t i : run)
       if (pieces[i].len > pieces[longest].len) longest = i;
-    const double ux = pieces[longest].ux, uy = pieces[longest].uy, mx = pieces[longest].x, my = pieces[longest].y;
-    double lo = 1e300, hi = -1e300, lo2 = 1e300, hi2 = -1e300, score = 0;
-    for (size_t i : run) {
-      for (const maptext::Point& p : boxes[pieces[i].box].corners) {
-        const double dx = p.x - mx, dy = p.y - my, t = dx * ux + dy * uy, s = -dx * uy + dy * ux;
-        lo = std::min(lo, t), hi = std::max(hi, t), lo2 = std::min(lo2, s), hi2 = std::max(hi2, s);
-      }
-      score += boxes[pieces[i].box].score;
-      joined[pieces[i].box] = true;
-    }
-    const double cx = mx + ux * (lo + hi) / 2 - uy * (lo2 + hi2) / 2, cy = my + uy * (lo + hi) / 2 + ux * (lo2 + hi2) / 2;
-    TextBox b;
-    b.corners = reading_corners(cx, cy, hi - lo, hi2 - lo2, std::atan2(uy, ux));
-    b.score = score / static_cast<double>(run.size());
-    out.push_back(b);
+    std::vector<size_t> members;
+    for (size_t i : run) members.push_back(pieces[i].box);
+    const Piece& l = pieces[longest];
+    out.push_back(spanning(boxes, members, l.x, l.y, std::atan2(l.uy, l.ux), joined));
   }
-  if (out.empty()) return boxes;
-  for (size_t k = 0; k < boxes.size(); ++k)
-    if (!joined[k]) out.push_back(boxes[k]);
-  return out;
+  return with_the_rest(std::move(out), boxes, joined);
 }
 
 std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextBoxOptions& o) {
@@ -267,21 +299,15 @@ std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextB
   double reach = 0;
   for (const Letter& l : letters) reach = std::max(reach, o.letter_join * l.size);
   // Runs: letters joined to their near neighbours of like size (union-find).
-  std::vector<size_t> root(n);
-  for (size_t i = 0; i < n; ++i) root[i] = i;
-  auto find = [&](size_t i) {
-    while (root[i] != i) i = root[i] = root[root[i]];
-    return i;
-  };
+  Runs together(n);
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 1; j < n && letters[j].x - letters[i].x <= reach; ++j) {
       const Letter &a = letters[i], &b = letters[j];
       const double small = std::min(a.size, b.size), large = std::max(a.size, b.size);
       if (large > 1.5 * small) continue;
-      if (std::hypot(a.x - b.x, a.y - b.y) <= o.letter_join * (a.size + b.size) / 2) root[find(i)] = find(j);
+      if (std::hypot(a.x - b.x, a.y - b.y) <= o.letter_join * (a.size + b.size) / 2) together.join(i, j);
     }
-  std::vector<std::vector<size_t>> runs(n);
-  for (size_t i = 0; i < n; ++i) runs[find(i)].push_back(i);
+  const std::vector<std::vector<size_t>> runs = together.runs();
   std::vector<bool> joined(boxes.size(), false);
   std::vector<TextBox> out;
   for (const auto& run : runs) {
@@ -309,26 +335,11 @@ std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextB
     for (size_t k = 1; k < along.size(); ++k)
       if (along[k] - along[k - 1] > o.letter_join * size) straight = false;
     if (!straight) continue;
-    // The joined line spans every letter box's corners.
-    double lo = 1e300, hi = -1e300, lo2 = 1e300, hi2 = -1e300, score = 0;
-    for (size_t i : run) {
-      for (const maptext::Point& p : boxes[letters[i].box].corners) {
-        const double dx = p.x - mx, dy = p.y - my, t = dx * ux + dy * uy, s = -dx * uy + dy * ux;
-        lo = std::min(lo, t), hi = std::max(hi, t), lo2 = std::min(lo2, s), hi2 = std::max(hi2, s);
-      }
-      score += boxes[letters[i].box].score;
-      joined[letters[i].box] = true;
-    }
-    const double cx = mx + ux * (lo + hi) / 2 - uy * (lo2 + hi2) / 2, cy = my + uy * (lo + hi) / 2 + ux * (lo2 + hi2) / 2;
-    TextBox b;
-    b.corners = reading_corners(cx, cy, hi - lo, hi2 - lo2, angle);
-    b.score = score / static_cast<double>(run.size());
-    out.push_back(b);
+    std::vector<size_t> members;
+    for (size_t i : run) members.push_back(letters[i].box);
+    out.push_back(spanning(boxes, members, mx, my, angle, joined));
   }
-  if (out.empty()) return boxes;
-  for (size_t k = 0; k < boxes.size(); ++k)
-    if (!joined[k]) out.push_back(boxes[k]);
-  return out;
+  return with_the_rest(std::move(out), boxes, joined);
 }
 
 namespace {
