@@ -68,7 +68,8 @@ struct TextDetectorImpl : torch::nn::Module {
   // For reading on a loaded, eval-mode model: batch norms and affines folded into the convolutions
   // (PPLCNetV3Impl::fold_for_inference) and the 4-D weights stored channels-last, which oneDNN
   // convolves without reordering (give it channels-last inputs too). The same outputs to float
-  // rounding in about two thirds of the time; never train or save the model after.
+  // rounding in about two thirds of the time. Call it on the model's device (folded biases are not
+  // registered parameters: `to` no longer moves them); never train or save the model after.
   void prepare_for_inference();
   // Every learned tensor (parameters and batch-norm statistics) in the order the exported graph uses them.
   OrderedTensors ordered_tensors();

@@ -96,7 +96,8 @@ struct TextRecognizerImpl : torch::nn::Module {
   // For reading on a loaded, eval-mode model: batch norms and affines folded into the convolutions
   // (PPLCNetV3Impl::fold_for_inference) and the 4-D weights stored channels-last, which oneDNN
   // convolves without reordering (give it channels-last inputs too). The same outputs to float
-  // rounding in about two thirds of the time; never train or save the model after.
+  // rounding in about two thirds of the time. Call it on the model's device (folded biases are not
+  // registered parameters: `to` no longer moves them); never train or save the model after.
   void prepare_for_inference();
   PPLCNetV3 backbone{nullptr};
   RecHead head{nullptr};
