@@ -33,13 +33,17 @@ std::string default_spotter_dir() {
 }
 
 namespace {
-// The point at `f` (0 to 1) of the way along a bent line's edge `edge`, the way measured along the
-// middle of its two edges (as data::straighten_word shares the strip's width out).
-maptext::Point along_bent(const TextBox& line, const std::vector<maptext::Point>& edge, double f) {
-  const size_t n = line.upper.size();
-  std::vector<double> at(n, 0.0);
+// A bent line's way along, vertex by vertex: the mean of its two edges' lengths (as
+// data::straighten_word shares the strip's width out), from 0 at its start.
+std::vector<double> way_along(const TextBox& line) {
   auto d = [](const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); };
-  for (size_t k = 1; k < n; ++k) at[k] = at[k - 1] + (d(line.upper[k - 1], line.upper[k]) + d(line.lower[k - 1], line.lower[k])) / 2;
+  std::vector<double> at(line.upper.size(), 0.0);
+  for (size_t k = 1; k < at.size(); ++k) at[k] = at[k - 1] + (d(line.upper[k - 1], line.upper[k]) + d(line.lower[k - 1], line.lower[k])) / 2;
+  return at;
+}
+// The point of `edge` at `f` (0 to 1) of the way `at` along.
+maptext::Point along_bent(const std::vector<maptext::Point>& edge, const std::vector<double>& at, double f) {
+  const size_t n = at.size();
   const double want = std::clamp(f, 0.0, 1.0) * at[n - 1];
   size_t k = 1;
   while (k + 1 < n && at[k] < want) ++k;
@@ -50,9 +54,10 @@ maptext::Point along_bent(const TextBox& line, const std::vector<maptext::Point>
 
 std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to) {
   if (line.bent()) {
+    const std::vector<double> at = way_along(line);
     std::vector<maptext::Point> out;
-    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line, line.lower, from + (to - from) * k / 7.0));  // lower edge, forwards
-    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line, line.upper, to - (to - from) * k / 7.0));    // upper edge, back
+    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line.lower, at, from + (to - from) * k / 7.0));  // lower edge, forwards
+    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line.upper, at, to - (to - from) * k / 7.0));    // upper edge, back
     return out;
   }
   const auto& c = line.corners;  // start-top, end-top, end-bottom, start-bottom

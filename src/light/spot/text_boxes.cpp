@@ -10,25 +10,31 @@ namespace light::spot {
 namespace {
 double dist(const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
-// Mean probability inside the outline itself (PaddleOCR's box_score_slow): a thin, tapered or curved
-// line fills little of its rectangle.
-double mean_inside(const cv::Mat& prob, const std::vector<cv::Point>& contour) {
-  const cv::Rect bounds = cv::boundingRect(contour) & cv::Rect(0, 0, prob.cols, prob.rows);
-  if (bounds.empty()) return 0;
-  cv::Mat mask = cv::Mat::zeros(bounds.size(), CV_8U);
+// An outline filled: its bounds within the map, and a mask of them (1 inside).
+struct Filled {
+  cv::Rect bounds;
+  cv::Mat mask;
+};
+Filled fill(const std::vector<cv::Point>& outline, const cv::Size& map) {
+  Filled f;
+  f.bounds = cv::boundingRect(outline) & cv::Rect(0, 0, map.width, map.height);
+  if (f.bounds.empty()) return f;
+  f.mask = cv::Mat::zeros(f.bounds.size(), CV_8U);
   std::vector<std::vector<cv::Point>> poly(1);
-  for (const cv::Point& q : contour) poly[0].emplace_back(q.x - bounds.x, q.y - bounds.y);
-  cv::fillPoly(mask, poly, cv::Scalar(1));
-  return cv::mean(prob(bounds), mask)[0];
+  for (const cv::Point& q : outline) poly[0].emplace_back(q.x - f.bounds.x, q.y - f.bounds.y);
+  cv::fillPoly(f.mask, poly, cv::Scalar(1));
+  return f;
 }
-// Mean probability inside a rotated rectangle (PaddleOCR's box_score_fast): its corners, rounded, as
-// the outline.
-double mean_inside(const cv::Mat& prob, const cv::RotatedRect& r) {
+// Mean probability inside a filled outline: the kernel's own (PaddleOCR's box_score_slow: a thin,
+// tapered or curved line fills little of its rectangle), or its rectangle's.
+double mean_inside(const cv::Mat& prob, const Filled& f) { return f.bounds.empty() ? 0 : cv::mean(prob(f.bounds), f.mask)[0]; }
+// A rotated rectangle's corners, rounded (PaddleOCR's box_score_fast scores inside them).
+std::vector<cv::Point> corners_of(const cv::RotatedRect& r) {
   cv::Point2f p[4];
   r.points(p);
   std::vector<cv::Point> corners;
   for (const cv::Point2f& q : p) corners.emplace_back(cvRound(q.x), cvRound(q.y));
-  return mean_inside(prob, corners);
+  return corners;
 }
 }  // namespace
 
@@ -55,20 +61,16 @@ std::array<maptext::Point, 4> reading_corners(double cx, double cy, double along
 }
 
 namespace {
-// Lettering set along a curve: the kernel (`contour`) of `box` is cut into 16 slices across its
+// Lettering set along a curve: the kernel (`kernel_mask`, filled) of `box` is cut into 16 slices across its
 // length; each slice's middle and thickness are measured, a parabola is fitted to the middles (in the
 // box's frame), and when it bends more than `bend` times the median thickness, the box gets edges
 // that follow it, grown like the box by the unclip distance (of a straight kernel of that length and
 // thickness).
-void bend_along(const std::vector<cv::Point>& contour, const cv::Size& map, TextBox& box, const TextBoxOptions& o) {
+void bend_along(const Filled& kernel_mask, TextBox& box, const TextBoxOptions& o) {
   const double len = box.length(), high = box.height();
-  if (o.bend <= 0 || len < 1.5 * high) return;  // a letter, or no line
-  const cv::Rect r = cv::boundingRect(contour) & cv::Rect(0, 0, map.width, map.height);
-  if (r.empty()) return;
-  cv::Mat mask = cv::Mat::zeros(r.size(), CV_8U);
-  std::vector<std::vector<cv::Point>> poly(1);
-  for (const cv::Point& q : contour) poly[0].emplace_back(q.x - r.x, q.y - r.y);
-  cv::fillPoly(mask, poly, cv::Scalar(1));
+  if (o.bend <= 0 || len < 1.5 * high || kernel_mask.bounds.empty()) return;  // a letter, or no line
+  const cv::Rect& r = kernel_mask.bounds;
+  const cv::Mat& mask = kernel_mask.mask;
   const auto& c = box.corners;
   const double cx = (c[0].x + c[2].x) / 2, cy = (c[0].y + c[2].y) / 2;
   const double ux = (c[1].x - c[0].x) / len, uy = (c[1].y - c[0].y) / len;  // along, in reading order
@@ -148,7 +150,8 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
     if (contour.size() < 3) continue;
     const cv::RotatedRect r = cv::minAreaRect(contour);
     if (std::min(r.size.width, r.size.height) < o.min_size) continue;
-    const double score = (o.score_outline ? mean_inside(prob, contour) : mean_inside(prob, r)) / unit;
+    const Filled kernel = fill(contour, prob.size());
+    const double score = (o.score_outline ? mean_inside(prob, kernel) : mean_inside(prob, fill(corners_of(r), prob.size()))) / unit;
     if (score < o.box_threshold) continue;
     // Unclip: the box grown by D = area * ratio / perimeter (of the box) on every side (PaddleOCR
     // offsets the box with pyclipper and takes the result's minimum-area rectangle: the box grown by D).
@@ -164,7 +167,7 @@ std::vector<TextBox> boxes_of(const cv::Mat& prob, double unit, const TextBoxOpt
     TextBox b;
     b.corners = reading_corners(r.center.x, r.center.y, along, across, angle);
     b.score = score;
-    bend_along(contour, prob.size(), b, o);
+    bend_along(kernel, b, o);
     boxes.push_back(b);
   }
   return boxes;
@@ -241,7 +244,7 @@ std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxO
   double reach = 0;
   for (size_t k = 0; k < boxes.size(); ++k) {
     const TextBox& b = boxes[k];
-    if (b.bent() || b.length() < 1.0 * b.height() || b.length() <= 0) continue;
+    if (b.bent() || b.length() < b.height() || b.length() <= 0) continue;
     const auto& c = b.corners;
     pieces.push_back({k, (c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, (c[1].x - c[0].x) / b.length(), (c[1].y - c[0].y) / b.length(),
                       b.length(), b.height()});
