@@ -93,6 +93,36 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   EXPECT_LE(words[0].to, words[1].from + 1e-9);
 }
 
+TEST(Reading, ASettlementSymbolBeforeANameComesOffAndSymbolsAloneAreNoWords) {
+  // Classes: blank, o, P, a, r, i, s, the middle dot, space.
+  const std::string dir = light::test::temp_dir();
+  light::test::write_text(dir + "/keys.txt", "o\nP\na\nr\ni\ns\n\xC2\xB7\n");
+  const light::spot::Dictionary d(dir + "/keys.txt", 9);
+  // "oParis" read over 12 steps, a character every 2: the town's circle comes off, and "Paris" starts
+  // halfway between the circle's centre (step 0.5) and the P's (2.5), at 1.5 of 12 steps.
+  for (int symbol : {1, 7}) {  // "o", the middle dot
+    const auto s = steps({symbol, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0});
+    const auto words = light::spot::split_words(light::spot::decode_ctc(s, d), s.space, 12);
+    ASSERT_EQ(words.size(), 1u);
+    EXPECT_EQ(words[0].text, "Paris");
+    EXPECT_NEAR(words[0].from, 1.5 / 12, 1e-9);
+    EXPECT_EQ(words[0].to, 1);
+  }
+  // "oaris": no capital after the circle, nothing comes off.
+  const auto s = steps({1, 0, 3, 0, 4, 0, 5, 0, 6, 0});
+  EXPECT_EQ(light::spot::split_words(light::spot::decode_ctc(s, d), s.space, 10).at(0).text, "oaris");
+  EXPECT_TRUE(light::spot::leading_symbol("oP\xC3\xA9rigueux"));
+  EXPECT_TRUE(light::spot::leading_symbol("0Troyes"));
+  EXPECT_TRUE(light::spot::leading_symbol("OCasas"));
+  EXPECT_FALSE(light::spot::leading_symbol("OHIO"));
+  EXPECT_FALSE(light::spot::leading_symbol("Oder"));
+  EXPECT_FALSE(light::spot::leading_symbol("oP"));  // too short to tell
+  // Symbols: no letter or figure, a lone circle, one character six times; words: the rest.
+  for (const char* symbol : {"\xC2\xB7", "\xE2\x80\x94", "/", "[]", "O", "o", "0", "\xC2\xB0", "1111111", "llllll"})
+    EXPECT_TRUE(light::spot::is_symbol(symbol)) << symbol;
+  for (const char* word : {"&", "A", "8", "1111", "4444", "11", "Oo", "St.", "\xC3\x89"}) EXPECT_FALSE(light::spot::is_symbol(word)) << word;
+}
+
 TEST(Spotter, ReadsTheBundledSyntheticTileAsTheEvaluatorMeasuredIt) {
   light::spot::Spotter spotter(light::test::source_path("models/spotter"));
   const auto img = light::image::read_rgb(light::test::source_path("data/synth-example/topographic-1500.png"));

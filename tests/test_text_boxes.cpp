@@ -154,7 +154,7 @@ TEST(TextBoxes, JoinLettersSpacedAlongALineIntoOneLineAndLeaveLoneOnesAlone) {
   off.letter_join = 0;
   EXPECT_EQ(light::spot::text_boxes(p.data(), 200, 260, off).size(), 8u);
   // Letters in a bunch, not along one line, are left apart.
-  const std::vector<float> bunch = map_with_squares(120, 120, {Point{40, 40}, Point{70, 40}, Point{55, 65}, Point{40, 90}}, 8);
+  const std::vector<float> bunch = map_with_squares(120, 120, {Point{40, 40}, Point{70, 40}, Point{55, 65}, Point{35, 85}}, 8);
   EXPECT_EQ(light::spot::join_spaced_letters(light::spot::text_boxes(bunch.data(), 120, 120, off), {}).size(), 4u);
 }
 
@@ -163,6 +163,50 @@ TextBox line_box(double cx, double cy, double along, double across, double deg) 
   b.corners = light::spot::reading_corners(cx, cy, along, across, deg * M_PI / 180);
   b.score = 0.9;
   return b;
+}
+
+TEST(TextBoxes, JoinASpacedNameBesideAStrayLetterButNotThreeUnlikeLabelsInARow) {
+  // "C O U N T Y": six 20 px letters 50 px apart along y = 100, and a town's circle 40 px above the
+  // third: near enough to join their run, off their line.
+  std::vector<TextBox> boxes;
+  for (int k = 0; k < 6; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  boxes.push_back(line_box(140, 60, 20, 20, 0));
+  auto out = light::spot::join_spaced_letters(boxes, {});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(out[0].length(), 270, 1e-6);  // from x 30 to 300
+  EXPECT_NEAR(out[0].height(), 20, 1e-6);
+  EXPECT_NEAR(out[1].corners[0].y, 50, 1e-6);  // the circle stays alone
+  // Three labels in a row beside a fourth, unevenly spaced (30 px, then 55): not one name.
+  boxes = {line_box(40, 100, 20, 20, 0), line_box(70, 100, 20, 20, 0), line_box(125, 100, 20, 20, 0), line_box(70, 60, 20, 20, 0)};
+  EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 4u);
+  // Evenly spaced, they are.
+  boxes[2] = line_box(100, 100, 20, 20, 0);
+  EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 2u);
+  // So they are when one is 1.4 times as large, but not when it lies at 45 degrees to the others, 2
+  // times as thick across their line (a label of its own).
+  boxes[1] = line_box(70, 100, 28, 28, 0);
+  EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 2u);
+  boxes[1] = line_box(70, 100, 29, 29, 45);
+  EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 4u);
+}
+
+TEST(TextBoxes, ASpacedNameTakesInThePieceAtItsEndButNotTheNextWord) {
+  // "C O U N" letters 20 px, 30 px apart edge to edge; "TY" found as one 60 x 22 piece 30 px on; then
+  // "C O." 45 px (1.5 gaps) further: the next word.
+  std::vector<TextBox> boxes;
+  for (int k = 0; k < 4; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  boxes.push_back(line_box(260, 100, 60, 22, 0));
+  boxes.push_back(line_box(345, 100, 20, 20, 0));
+  boxes.push_back(line_box(395, 100, 20, 20, 0));
+  const auto out = light::spot::join_spaced_letters(boxes, {});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(out[0].corners[0].x, 30, 1e-6);
+  EXPECT_NEAR(out[0].length(), 260, 1e-6);  // to x 290, the piece's end
+  EXPECT_NEAR(out[1].corners[0].x, 335, 1e-6);
+  EXPECT_NEAR(out[1].length(), 70, 1e-6);
+  // A piece tilted 20 degrees from the name is not its end.
+  boxes[4] = line_box(260, 100, 60, 22, 20);
+  EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 3u);
 }
 
 TEST(TextBoxes, JoinPiecesOfALetterSpacedLineButNotALineBelowAFarPieceOrATallerOne) {

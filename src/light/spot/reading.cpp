@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "light/util/unicode.h"
+#include "light/util/utf8.h"
+
 namespace light::spot {
 
 std::vector<ReadChar> decode_ctc(const model::StepClasses& s, const Dictionary& dict) {
@@ -51,7 +54,18 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
     if (split) words.emplace_back();
     words.back().push_back(b);
   }
-  for (const auto& w : words) {
+  // A symbol before a word's first letter: off, the word starts halfway between them.
+  std::vector<double> starts(words.size(), -1);
+  for (size_t k = 0; k < words.size(); ++k) {
+    std::vector<const ReadChar*>& w = words[k];
+    std::string text;
+    for (const ReadChar* c : w) text += c->text;
+    if (w.size() < 3 || !leading_symbol(text)) continue;
+    starts[k] = (centre(w[0]) + centre(w[1])) / 2;
+    w.erase(w.begin());
+  }
+  for (size_t k = 0; k < words.size(); ++k) {
+    const auto& w = words[k];
     ReadWord r;
     double sum = 0;
     for (const ReadChar* c : w) {
@@ -59,13 +73,34 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
       sum += c->prob;
     }
     r.score = sum / static_cast<double>(w.size());
-    r.from = std::clamp(centre(w.front()) - median / 2, 0.0, used_steps) / used_steps;
+    r.from = std::clamp(starts[k] >= 0 ? starts[k] : centre(w.front()) - median / 2, 0.0, used_steps) / used_steps;
     r.to = std::clamp(centre(w.back()) + median / 2, 0.0, used_steps) / used_steps;
     out.push_back(r);
   }
-  out.front().from = 0;
+  if (starts.front() < 0) out.front().from = 0;
   out.back().to = 1;
   return out;
+}
+
+namespace {
+bool is_letter(char32_t c) { return letter_count(utf8_encode(std::u32string(1, c))) > 0; }
+bool is_capital(char32_t c) { return is_letter(c) && is_upper(utf8_encode(std::u32string(1, c))); }
+bool is_circle(char32_t c) { return c == U'o' || c == U'O' || c == U'0' || c == U'\u00B0'; }
+}  // namespace
+
+bool is_symbol(const std::string& text) {
+  const std::u32string t = utf8_decode(text);
+  if (t.empty()) return false;
+  if (t.size() == 1 && is_circle(t[0])) return true;
+  if (t.size() >= 6 && std::all_of(t.begin(), t.end(), [&](char32_t c) { return c == t[0]; })) return true;
+  return t != U"&" && std::none_of(t.begin(), t.end(), [](char32_t c) { return (c >= U'0' && c <= U'9') || is_letter(c); });
+}
+
+bool leading_symbol(const std::string& text) {
+  const std::u32string t = utf8_decode(text);
+  if (t.size() < 3 || !is_capital(t[1])) return false;
+  if (t[0] == U'o' || t[0] == U'0' || t[0] == U'\u00B0' || t[0] == U'\u00B7' || t[0] == U'\u2022') return true;
+  return t[0] == U'O' && is_letter(t[2]) && !is_capital(t[2]);
 }
 
 }  // namespace light::spot

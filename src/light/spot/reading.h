@@ -41,7 +41,19 @@ struct SplitOptions {
   double gap_ratio = 1.6;
   double gap_steps = 3;
 };
+// A word that begins with a map symbol read as a character has it taken off, and its span starts
+// between the symbol and the next character (leading_symbol).
 std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std::vector<float>& space, double used_steps,
                                   const SplitOptions& options = {});
+
+// Whether what the recogniser read is a map symbol rather than lettering: no letter or figure ("·",
+// "—", "/": a dot, a dash, line work; "&" is a word), a lone circle ("o", "O", "0", "°": a
+// settlement's symbol), or one character six times or more ("1111111": hatching, shading).
+bool is_symbol(const std::string& text);
+
+// Whether a word's first character is a settlement's symbol read into the name beside it: a small
+// circle or dot before a capital ("oPérigueux", "·Rimini", "0Troyes"), or a capital O before a
+// capital and a small letter ("OCasas"; "OHIO" and "Oder" keep theirs).
+bool leading_symbol(const std::string& text);
 
 }  // namespace light::spot

@@ -302,7 +302,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     }
     const TextBox box = crops[k].flipped ? boxes[crops[k].line].upside_down() : boxes[crops[k].line];
     for (const ReadWord& w : read[k]) {
-      if (w.score < o.min_score) continue;
+      if (w.score < o.min_score || is_symbol(w.text)) continue;
       out.push_back(SpottedWord{word_polygon(box, w.from, w.to), w.text, w.score});
     }
   }
