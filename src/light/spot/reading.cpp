@@ -83,8 +83,6 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
 }
 
 namespace {
-bool is_letter(char32_t c) { return letter_count(utf8_encode(std::u32string(1, c))) > 0; }
-bool is_capital(char32_t c) { return is_letter(c) && is_upper(utf8_encode(std::u32string(1, c))); }
 bool is_circle(char32_t c) { return c == U'o' || c == U'O' || c == U'0' || c == U'\u00B0'; }
 }  // namespace
 

@@ -39,8 +39,10 @@ struct TextBoxOptions {
   double bend = 0.25;
   // Letter-spaced names ("C O U N T Y") come out of the detector letter by letter. Boxes of single
   // letters (their sides within `letter_aspect` of each other), of like size (within 1.5 times), whose
-  // centres lie at most `letter_join` times their size apart, `letter_run` or more along one straight
-  // line, are joined into one line for the recogniser to read. 0: never.
+  // centres lie at most `letter_join` times their size apart, are gathered; the straight chains among
+  // them (`letter_run` letters or more; three, alike and evenly spaced, when a chain is not the whole
+  // gathering) are joined into lines for the recogniser to read, each with the pieces at its ends
+  // (joined_lines.cpp). 0: never.
   double letter_join = 3;
   double letter_aspect = 1.6;
   int letter_run = 2;

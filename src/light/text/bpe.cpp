@@ -10,19 +10,13 @@
 #include "light/error.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
+#include "light/util/unicode.h"
 #include "light/util/utf8.h"
 
 namespace light::text {
 
 namespace {
 
-bool is_letter(char32_t c) {
-  switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
-    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
-    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: return true;
-    default: return false;
-  }
-}
 bool is_number(char32_t c) {
   switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
     case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO: return true;

@@ -8,21 +8,24 @@ namespace light {
 
 size_t code_point_count(const std::string& utf8) { return utf8_decode(utf8).size(); }
 
+bool is_letter(char32_t c) {
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_capital(char32_t c) { return utf8proc_category(static_cast<utf8proc_int32_t>(c)) == UTF8PROC_CATEGORY_LU; }
+
 size_t letter_count(const std::string& utf8) {
   size_t n = 0;
-  for (char32_t c : utf8_decode(utf8)) {
-    switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
-      case UTF8PROC_CATEGORY_LU:
-      case UTF8PROC_CATEGORY_LL:
-      case UTF8PROC_CATEGORY_LT:
-      case UTF8PROC_CATEGORY_LM:
-      case UTF8PROC_CATEGORY_LO:
-        ++n;
-        break;
-      default:
-        break;
-    }
-  }
+  for (char32_t c : utf8_decode(utf8)) n += is_letter(c) ? 1 : 0;
   return n;
 }
 

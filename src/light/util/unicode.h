@@ -11,6 +11,10 @@ size_t code_point_count(const std::string& utf8);
 // Number of letters (Python's sum(ch.isalpha() for ch in s): general categories Lu Ll Lt Lm Lo).
 size_t letter_count(const std::string& utf8);
 
+// One code point: a letter (as letter_count counts), a capital (general category Lu).
+bool is_letter(char32_t c);
+bool is_capital(char32_t c);
+
 // Python's str.isupper(): at least one cased character and no lowercase or titlecase one.
 bool is_upper(const std::string& utf8);
 
