@@ -200,6 +200,31 @@ TEST(Spotter, FindsWordsSetAlongACurveOnlyWithEdgesThatBendWithTheLine) {
   EXPECT_EQ(m.at("char_accuracy"), 1.0);
 }
 
+TEST(Spotter, ReadsALetterAloneLevelledAndWithThePaperAboutIt) {
+  // A crop of a calibration tile (seed 2217, a city plan): a block's letter "A" (about 30 px) alone.
+  // The detector's box on it is square and stands on its side; read so, or tight, it reads as nothing.
+  const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/block-letter-a.jpg"));
+  auto letter = [](const std::vector<light::spot::SpottedWord>& words) -> const light::spot::SpottedWord* {
+    for (const auto& w : words) {
+      double x = 0, y = 0;
+      for (const auto& p : w.polygon) x += p.x / 16, y += p.y / 16;
+      if (std::abs(x - 295) < 8 && std::abs(y - 305) < 8) return &w;
+    }
+    return nullptr;
+  };
+  light::spot::SpotOptions as_lines;
+  as_lines.letter_context = 1;
+  light::spot::Spotter plain(light::test::source_path("models/spotter"), {}, as_lines);
+  EXPECT_EQ(letter(plain.spot(img)), nullptr);
+  light::spot::Spotter spotter(light::test::source_path("models/spotter"));
+  const auto words = spotter.spot(img);
+  const auto* a = letter(words);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->text, "A");
+  EXPECT_LT(std::abs(a->polygon[0].y - a->polygon[7].y), 1.0);  // its lower edge level
+  EXPECT_GT(a->polygon[7].x, a->polygon[0].x);                   // read left to right
+}
+
 TEST(SpotCommand, RefusesAnImageThatIsNotOneNamingItAndWritesNothing) {
   const std::string dir = light::test::temp_dir();
   light::test::write_text(dir + "/notes.png", "these are not pixels");

@@ -1,13 +1,16 @@
 // Text lines from a detector's probability map (DB's post-processing, bent lines, letter-spaced
-// lines joined, the turned reading's merge) and the 16-point word polygons cut from them.
+// lines joined, the turned reading's merge), the 16-point word polygons cut from them, and the pieces
+// of letter-spaced words joined once read.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "light/maptext.h"
 #include "light/spot/spotter.h"
+#include "light/spot/spaced_words.h"
 #include "light/spot/text_boxes.h"
 
 namespace {
@@ -230,6 +233,55 @@ TEST(TextBoxes, JoinPiecesOfALetterSpacedLineButNotALineBelowAFarPieceOrATallerO
   light::spot::TextBoxOptions never;
   never.piece_join = 0;
   EXPECT_EQ(light::spot::join_line_pieces(boxes, never).size(), boxes.size());
+}
+
+// A word read alone on a level line 40 px high from x0 to x1, its letters' centres at `first` and `last` (x).
+light::spot::LineWord read_alone(double x0, double x1, const std::string& text, double first, double last, size_t line) {
+  light::spot::LineWord w;
+  w.line.corners = light::spot::reading_corners((x0 + x1) / 2, 120, x1 - x0, 40, 0);
+  w.word.text = text;
+  w.word.score = 0.9;
+  w.word.first = (first - x0) / (x1 - x0);
+  w.word.last = (last - x0) / (x1 - x0);
+  w.read_on = line;
+  return w;
+}
+
+TEST(SpacedWords, PiecesOfASpacedNameJoinAcrossBreaksAsWideAsItsLettersButNotAcrossAWordSpace) {
+  // "T E R R I T O R Y  C O.": letters 100 px apart (2.5 heights), found as "TER" "RIT" "O" "RY"; "C O."
+  // begins 180 px (1.8 pitches) after the Y.
+  const std::vector<light::spot::LineWord> pieces = {
+      read_alone(20, 280, "TER", 50, 250, 0),   read_alone(330, 570, "RIT", 350, 550, 1), read_alone(630, 670, "O", 650, 650, 2),
+      read_alone(730, 870, "RY", 750, 850, 3),  read_alone(1010, 1250, "CO.", 1030, 1230, 4)};
+  const auto out = light::spot::join_spaced_words(pieces);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].word.text, "TERRITORY");
+  EXPECT_NEAR(out[0].line.corners[0].x, 20, 1e-6);  // from the first piece's start to the last's end
+  EXPECT_NEAR(out[0].line.corners[1].x, 870, 1e-6);
+  EXPECT_NEAR(out[0].word.first * 850 + 20, 50, 1e-6);
+  EXPECT_NEAR(out[0].word.last * 850 + 20, 850, 1e-6);
+  EXPECT_EQ(out[1].word.text, "CO.");
+  light::spot::SpacedWordOptions never;
+  never.gap = 0;
+  EXPECT_EQ(light::spot::join_spaced_words(pieces, never).size(), pieces.size());
+}
+
+TEST(SpacedWords, WordsSetCloseOrReadOnOneLineOrOffTheAxisStayApart) {
+  // "ADAMS" "COUNTY" in capitals set close (pitch 30 px, 0.75 of the line's height), 35 px apart.
+  const std::vector<light::spot::LineWord> close = {read_alone(0, 150, "ADAMS", 15, 135, 0), read_alone(160, 340, "COUNTY", 170, 320, 1)};
+  EXPECT_EQ(light::spot::join_spaced_words(close).size(), 2u);
+  // Spaced words the recogniser read on one line, a space between them: a word break it heard.
+  const std::vector<light::spot::LineWord> one_line = {read_alone(20, 280, "TER", 50, 250, 7), read_alone(330, 570, "RIT", 350, 550, 7)};
+  EXPECT_EQ(light::spot::join_spaced_words(one_line).size(), 2u);
+  auto two_lines = one_line;
+  two_lines[1].read_on = 8;
+  EXPECT_EQ(light::spot::join_spaced_words(two_lines).size(), 1u);
+  // The next piece 20 px (half a height) below the first's axis.
+  two_lines[1].line.corners = light::spot::reading_corners(450, 140, 240, 40, 0);
+  EXPECT_EQ(light::spot::join_spaced_words(two_lines).size(), 2u);
+  // Figures are no piece of a name.
+  two_lines[1] = read_alone(330, 570, "R12", 350, 550, 8);
+  EXPECT_EQ(light::spot::join_spaced_words(two_lines).size(), 2u);
 }
 
 TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {

@@ -75,6 +75,8 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
     r.score = sum / static_cast<double>(w.size());
     r.from = std::clamp(starts[k] >= 0 ? starts[k] : centre(w.front()) - median / 2, 0.0, used_steps) / used_steps;
     r.to = std::clamp(centre(w.back()) + median / 2, 0.0, used_steps) / used_steps;
+    r.first = std::clamp(centre(w.front()) / used_steps, 0.0, 1.0);
+    r.last = std::clamp(centre(w.back()) / used_steps, 0.0, 1.0);
     out.push_back(r);
   }
   if (starts.front() < 0) out.front().from = 0;

@@ -24,6 +24,7 @@ std::vector<ReadChar> decode_ctc(const model::StepClasses& steps, const Dictiona
 struct ReadWord {
   std::string text;
   double from = 0, to = 1;  // fractions of the line's length the word spans
+  double first = 0, last = 1;  // where its first and last characters' centres lie (fractions of the line)
   double score = 0;         // its characters' mean probability
 };
 

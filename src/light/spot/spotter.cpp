@@ -14,6 +14,7 @@
 #include "light/error.h"
 #include "light/model/spotter_models.h"
 #include "light/spot/reading.h"
+#include "light/spot/spaced_words.h"
 #include "light/util/bundled.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
@@ -249,13 +250,48 @@ namespace {
 
 struct Crop {
   size_t line = 0;
-  bool flipped = false;
-  data::WordStrip strip;  // 48 px high
+  TextBox box;              // the line as read (upside down, levelled)
+  data::WordStrip strip;    // 48 px high
+  double from = 0, to = 1;  // the part of the strip that is the box (the rest: the paper about a lone letter)
 };
 
-// The line straightened to 48 px high as the recogniser learns words (data::straighten_word).
-Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, bool flipped) {
-  return Crop{line, flipped, data::straighten_word(img, word_polygon(flipped ? box.upside_down() : box, 0, 1), 48, 48 * 50)};
+// The box grown about its centre by `along` along its reading direction and `across` across it.
+TextBox grown(const TextBox& box, double along, double across) {
+  TextBox out = box;
+  const auto& c = box.corners;
+  const double cx = (c[0].x + c[1].x + c[2].x + c[3].x) / 4, cy = (c[0].y + c[1].y + c[2].y + c[3].y) / 4;
+  const double len = std::max(box.length(), 1e-9), ux = (c[1].x - c[0].x) / len, uy = (c[1].y - c[0].y) / len;
+  for (auto& p : out.corners) {
+    const double a = (p.x - cx) * ux + (p.y - cy) * uy, b = -(p.x - cx) * uy + (p.y - cy) * ux;
+    p = maptext::Point{cx + along * a * ux - across * b * uy, cy + along * a * uy + across * b * ux};
+  }
+  return out;
+}
+
+// The line straightened to 48 px high as the recogniser learns words (data::straighten_word); with
+// `context` > 1, grown so many times along and `across` times across, the box the strip's middle.
+Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, double context = 1, double across = 1) {
+  Crop crop{line, box, {}};
+  if (context > 1) {
+    crop.from = (1 - 1 / context) / 2;
+    crop.to = 1 - crop.from;
+  }
+  crop.strip = data::straighten_word(img, word_polygon(context > 1 ? grown(box, context, across) : box, 0, 1), 48, 48 * 50);
+  return crop;
+}
+
+// About as high as long: a letter alone (or two), read also with the paper about it (SpotOptions::letter_context).
+bool lone_letter(const TextBox& box) { return !box.bent() && box.length() < 1.5 * box.height(); }
+
+// A lone letter's box read along its side nearer level: its rectangle's longer side says little of
+// which way a letter stands, and a letter alone on a map mostly stands upright.
+TextBox levelled(const TextBox& box) {
+  const auto& c = box.corners;
+  const double dx = c[1].x - c[0].x, dy = c[1].y - c[0].y;
+  if (std::abs(dy) <= std::abs(dx)) return box;
+  TextBox out = box;
+  out.corners = reading_corners((c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, box.height(), box.length(), std::atan2(dy, dx) + M_PI / 2);
+  return out;
 }
 
 }  // namespace
@@ -265,10 +301,16 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   const std::vector<TextBox> boxes = lines(img);
   std::vector<Crop> crops;
   for (size_t k = 0; k < boxes.size(); ++k) {
-    crops.push_back(rectify(img, boxes[k], k, false));
-    const auto& c = boxes[k].corners;
+    const TextBox& box = boxes[k];
+    crops.push_back(rectify(img, box, k));
+    const auto& c = box.corners;
     const double angle = std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) * 180 / M_PI;
-    if (std::min(angle, 180 - angle) > o.flip_angle) crops.push_back(rectify(img, boxes[k], k, true));
+    if (std::min(angle, 180 - angle) > o.flip_angle) crops.push_back(rectify(img, box.upside_down(), k));
+    if (o.letter_context > 1 && lone_letter(box)) {
+      const TextBox level = levelled(box);
+      if (angle > 45 && angle < 135) crops.push_back(rectify(img, level, k));
+      crops.push_back(rectify(img, level, k, o.letter_context, o.letter_across));
+    }
   }
   // Read in batches of similar widths.
   std::vector<size_t> order(crops.size());
@@ -284,28 +326,55 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     const std::vector<model::StepClasses> steps = impl_->models.read_lines(batch, static_cast<int>(n), width, impl_->allowed);
     for (size_t i = 0; i < n; ++i) {
       const size_t k = order[at + i];
-      const std::vector<ReadChar> chars = decode_ctc(steps[i], impl_->dict);
-      read[k] = split_words(chars, steps[i].space, crops[k].strip.width / 8.0);
+      const Crop& crop = crops[k];
+      const double used = crop.strip.width / 8.0;
+      std::vector<ReadChar> chars = decode_ctc(steps[i], impl_->dict);
+      // A lone letter's reading: the characters on the box, not on the paper about it.
+      chars.erase(std::remove_if(chars.begin(), chars.end(),
+                                 [&](const ReadChar& c) {
+                                   const double at = (c.start + c.end) / 2 / used;
+                                   return at < crop.from || at > crop.to;
+                                 }),
+                  chars.end());
+      read[k] = split_words(chars, steps[i].space, used);
+      for (ReadWord& w : read[k]) {
+        w.from = std::clamp((w.from - crop.from) / (crop.to - crop.from), 0.0, 1.0);
+        w.to = std::clamp((w.to - crop.from) / (crop.to - crop.from), 0.0, 1.0);
+        w.first = std::clamp((w.first - crop.from) / (crop.to - crop.from), 0.0, 1.0);
+        w.last = std::clamp((w.last - crop.from) / (crop.to - crop.from), 0.0, 1.0);
+      }
       double sum = 0;
       for (const ReadChar& ch : chars) sum += ch.prob;
       confidence[k] = chars.empty() ? 0.0 : sum / static_cast<double>(chars.size());
     }
   }
-  // Each line's better reading (upright or upside down), split into words.
-  std::vector<SpottedWord> out;
-  for (size_t k = 0; k < crops.size(); ++k) {
-    if (k + 1 < crops.size() && crops[k + 1].line == crops[k].line) {
-      if (confidence[k + 1] > confidence[k]) continue;  // the flipped reading wins; it comes next
-      // else the upright one wins: emit it, skip the flipped below
-    } else if (k > 0 && crops[k - 1].line == crops[k].line && confidence[k - 1] >= confidence[k]) {
-      continue;  // the flipped reading lost
-    }
-    const TextBox box = crops[k].flipped ? boxes[crops[k].line].upside_down() : boxes[crops[k].line];
-    for (const ReadWord& w : read[k]) {
-      if (w.score < o.min_score || is_symbol(w.text)) continue;
-      out.push_back(SpottedWord{word_polygon(box, w.from, w.to), w.text, w.score});
+  // Each line's most confident reading (upright or upside down; a lone letter's also levelled, alone
+  // and with the paper about it), split into words. A line's crops are next to each other, the plain
+  // upright first.
+  std::vector<LineWord> words;
+  for (size_t first = 0, k = 0; first < crops.size(); first = k) {
+    size_t best = first;
+    for (k = first + 1; k < crops.size() && crops[k].line == crops[first].line; ++k)
+      if (confidence[k] > confidence[best]) best = k;
+    LineWord w{crops[best].box, {}, crops[best].line};
+    if (crops[best].from > 0) w.line = grown(w.line, o.letter_grow, o.letter_grow);
+    for (const ReadWord& r : read[best]) {
+      w.word = r;
+      if (crops[best].from > 0) {  // the fractions of the box, now of the box grown
+        auto in_grown = [&](double f) { return (f - 0.5) / o.letter_grow + 0.5; };
+        if (r.from > 0) w.word.from = in_grown(r.from);
+        if (r.to < 1) w.word.to = in_grown(r.to);
+        w.word.first = in_grown(r.first);
+        w.word.last = in_grown(r.last);
+      }
+      words.push_back(w);
     }
   }
+  words = join_spaced_words(std::move(words), o.spaced);
+  std::vector<SpottedWord> out;
+  for (const LineWord& w : words)
+    if (w.word.score >= o.min_score && !is_symbol(w.word.text))
+      out.push_back(SpottedWord{word_polygon(w.line, w.word.from, w.word.to), w.word.text, w.word.score});
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "light/image/resize.h"
 #include "light/maptext.h"
 #include "light/model/predictor.h"
+#include "light/spot/spaced_words.h"
 #include "light/spot/text_boxes.h"
 
 namespace light::spot {
@@ -34,6 +35,14 @@ struct SpotOptions {
   int batch = 16;          // crops read together
   double min_score = 0.5;  // words whose characters' mean probability is below are dropped
   double flip_angle = 60;  // lines steeper than this (degrees) are also read upside down
+  // A box less than 1.5 times as long as high (a letter alone: a block's letter, a sheet's figure) is
+  // read along its side nearer level, and also with the paper about it: grown `letter_context` times
+  // along and `letter_across` times across (1: not), keeping what is read on the box. The more
+  // confident reading wins; with the paper's, the word's polygon is the box grown `letter_grow` times.
+  double letter_context = 3;
+  double letter_across = 1.4;
+  double letter_grow = 1.15;
+  SpacedWordOptions spaced;  // pieces of a letter-spaced word, read, joined (spot/spaced_words.h; gap 0: never)
 };
 
 struct SpottedWord {

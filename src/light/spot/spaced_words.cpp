@@ -1,0 +1,121 @@
+#include "light/spot/spaced_words.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "light/util/unicode.h"
+#include "light/util/utf8.h"
+
+namespace light::spot {
+
+namespace {
+
+using maptext::Point;
+
+Point lerp(const Point& a, const Point& b, double t) { return Point{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t}; }
+
+// A word's place on its line, as the joining needs it.
+struct Placed {
+  Point first, last;  // its first and last letters' centres (on the line's middle)
+  double ux = 1, uy = 0, height = 0;
+  double pitch = 0;   // centre to centre (0 for a single letter)
+  size_t letters = 0;
+};
+
+// Words of letters (a full stop or an apostrophe among them) on a straight line; nothing else joins.
+std::optional<Placed> place(const LineWord& w) {
+  if (w.line.bent()) return std::nullopt;
+  const std::u32string t = utf8_decode(w.word.text);
+  if (t.empty() || !std::all_of(t.begin(), t.end(), [](char32_t c) { return is_letter(c) || c == U'.' || c == U'\''; }) ||
+      !std::any_of(t.begin(), t.end(), [](char32_t c) { return is_letter(c); }))
+    return std::nullopt;
+  const auto& c = w.line.corners;  // start-top, end-top, end-bottom, start-bottom
+  const Point s = lerp(c[0], c[3], 0.5), e = lerp(c[1], c[2], 0.5);
+  const double length = std::hypot(e.x - s.x, e.y - s.y);
+  if (length <= 0) return std::nullopt;
+  Placed p;
+  p.ux = (e.x - s.x) / length, p.uy = (e.y - s.y) / length;
+  p.height = w.line.height();
+  p.letters = t.size();
+  p.first = lerp(s, e, w.word.first);
+  p.last = lerp(s, e, w.word.last);
+  if (p.letters >= 2) p.pitch = length * (w.word.last - w.word.first) / static_cast<double>(p.letters - 1);
+  return p;
+}
+
+// Whether `b` continues the spaced word `a` in reading order (one of the two may be a single letter).
+bool continues(const Placed& a, const Placed& b, const SpacedWordOptions& o) {
+  if (a.letters < 2 && b.letters < 2) return false;  // two letters alone: join_spaced_letters' business
+  const double h = (a.height + b.height) / 2;
+  if (std::max(a.height, b.height) > o.height * std::min(a.height, b.height)) return false;
+  if (a.ux * b.ux + a.uy * b.uy < std::cos(o.angle * M_PI / 180)) return false;
+  double pitch;
+  if (a.letters >= 2 && b.letters >= 2) {
+    if (std::max(a.pitch, b.pitch) > 1.4 * std::min(a.pitch, b.pitch)) return false;
+    pitch = (a.pitch + b.pitch) / 2;
+  } else {
+    pitch = a.letters >= 2 ? a.pitch : b.pitch;
+  }
+  if (pitch < o.spaced_pitch * h) return false;
+  const double vx = b.first.x - a.last.x, vy = b.first.y - a.last.y;
+  const double along = vx * a.ux + vy * a.uy, across = std::abs(vy * a.ux - vx * a.uy);
+  return across <= o.axis * h && along >= 0.5 * pitch && along <= o.gap * pitch;
+}
+
+// One word from `a` followed by `b`: a line from a's start to b's end.
+LineWord joined(const LineWord& a, const LineWord& b) {
+  const auto& ca = a.line.corners;
+  const auto& cb = b.line.corners;
+  LineWord out;
+  out.read_on = a.read_on;
+  out.line.score = std::min(a.line.score, b.line.score);
+  out.line.corners = {lerp(ca[0], ca[1], a.word.from), lerp(cb[0], cb[1], b.word.to), lerp(cb[3], cb[2], b.word.to),
+                      lerp(ca[3], ca[2], a.word.from)};
+  const double na = static_cast<double>(utf8_decode(a.word.text).size()), nb = static_cast<double>(utf8_decode(b.word.text).size());
+  out.word.text = a.word.text + b.word.text;
+  out.word.score = (a.word.score * na + b.word.score * nb) / (na + nb);
+  out.word.from = 0;
+  out.word.to = 1;
+  // The letters' centres on the new line: projected onto it.
+  const Point s = lerp(out.line.corners[0], out.line.corners[3], 0.5), e = lerp(out.line.corners[1], out.line.corners[2], 0.5);
+  const double len2 = (e.x - s.x) * (e.x - s.x) + (e.y - s.y) * (e.y - s.y);
+  auto at = [&](const Point& p) { return len2 > 0 ? std::clamp(((p.x - s.x) * (e.x - s.x) + (p.y - s.y) * (e.y - s.y)) / len2, 0.0, 1.0) : 0.0; };
+  const Point sa = lerp(ca[0], ca[3], 0.5), ea = lerp(ca[1], ca[2], 0.5), sb = lerp(cb[0], cb[3], 0.5), eb = lerp(cb[1], cb[2], 0.5);
+  out.word.first = at(lerp(sa, ea, a.word.first));
+  out.word.last = at(lerp(sb, eb, b.word.last));
+  return out;
+}
+
+}  // namespace
+
+std::vector<LineWord> join_spaced_words(std::vector<LineWord> words, const SpacedWordOptions& o) {
+  for (bool again = true; again;) {
+    again = false;
+    std::vector<std::optional<Placed>> placed;
+    placed.reserve(words.size());
+    for (const LineWord& w : words) placed.push_back(place(w));
+    // Each spaced word (a rare kind: the search is over it and every word) takes its nearest
+    // continuation, after it or before it; one join a round, the places then taken again.
+    for (size_t i = 0; i < words.size() && !again; ++i) {
+      if (!placed[i] || placed[i]->letters < 2 || placed[i]->pitch < o.spaced_pitch * placed[i]->height) continue;
+      double nearest = INFINITY;
+      size_t a = 0, b = 0;
+      for (size_t j = 0; j < words.size(); ++j) {
+        if (j == i || !placed[j] || words[j].read_on == words[i].read_on) continue;
+        for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
+          if (!continues(*placed[x], *placed[y], o)) continue;
+          const double d = std::hypot(placed[y]->first.x - placed[x]->last.x, placed[y]->first.y - placed[x]->last.y);
+          if (d < nearest) nearest = d, a = x, b = y;
+        }
+      }
+      if (nearest == INFINITY) continue;
+      words[a] = joined(words[a], words[b]);
+      words.erase(words.begin() + static_cast<long>(b));
+      again = true;
+    }
+  }
+  return words;
+}
+
+}  // namespace light::spot

@@ -1,0 +1,38 @@
+// Letter-spaced names read in pieces. The detector often finds a widely spaced name ("T E R R I T O
+// R Y") as several lines ("TER", "RIT", "O", "RY") too far apart to be joined before reading
+// (text_boxes.h, TextBoxOptions::piece_join). Once read, their letters' pitch is known: pieces on one
+// axis whose letters are as far apart across the break as within them are one word.
+#pragma once
+#include <vector>
+
+#include "light/spot/reading.h"
+#include "light/spot/text_boxes.h"
+
+namespace light::spot {
+
+// A word read on a line: the line (as read: its start is the reading's start) and the word's part of it.
+struct LineWord {
+  TextBox line;
+  ReadWord word;
+  size_t read_on = 0;  // which of the detector's lines it was read on (words of one line never join: a space was read)
+};
+
+struct SpacedWordOptions {
+  // Spaced lettering: letters at least `spaced_pitch` times the line's height apart, centre to centre
+  // (a line's box is higher than its lettering: capitals set close lie some 0.6-0.8 heights apart).
+  double spaced_pitch = 1.0;
+  // Two pieces are one word when the letters either side of the break lie at most `gap` times the
+  // pieces' pitch apart (a space between two spaced words is wider; "S O N  C O." stays two words).
+  double gap = 1.3;
+  double height = 1.5;  // the pieces' heights within this ratio (the detector's boxes of one name vary)
+  double angle = 10;    // their directions within this many degrees
+  double axis = 0.25;   // the next piece's start off the first's axis by at most this many heights
+};
+
+// The pieces of letter-spaced words joined: words of letters (and full stops) read on different
+// straight lines, the longer ones spaced, pitches alike (within 1.4 times), next to each other in
+// reading order on one axis. A joined word is its own line, from the first piece's start to the last's end; its score is
+// its letters' mean. Words of other kinds come out as they went in.
+std::vector<LineWord> join_spaced_words(std::vector<LineWord> words, const SpacedWordOptions& options = {});
+
+}  // namespace light::spot
