@@ -998,6 +998,10 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   write_model_config(dir + "/p.json", c);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").alignment_prior, 3.0);
   EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").baseline_prior, 2.0);
+  EXPECT_EQ(read_file(dir + "/p.json").find("polygon_height"), std::string::npos);
+  c.polygon_height = 0.8;
+  write_model_config(dir + "/p.json", c);
+  EXPECT_DOUBLE_EQ(read_model_config(dir + "/p.json").polygon_height, 0.8);
   // The message reading a config.json of `text` fails with ("" when it reads).
   const auto config_error = [&](const std::string& text) {
     test::write_text(dir + "/bad.json", text);
@@ -1010,6 +1014,7 @@ TEST(PairwiseHead, IsAnOptionThatKeepsThePapersModelUnchanged) {
   };
   EXPECT_NE(config_error("{\"lettering_prior\": 0.5}").find("bad.json: lettering_prior: expected a factor in [1, 100]"), std::string::npos);
   EXPECT_NE(config_error("{\"alignment_prior\": 0}").find("bad.json: alignment_prior: expected a factor in [1, 100]"), std::string::npos);
+  EXPECT_NE(config_error("{\"polygon_height\": 0}").find("bad.json: polygon_height: expected a share of the words' height in [0.25, 4]"), std::string::npos);
   EXPECT_NE(config_error("{\"baseline_prior\": 200}").find("bad.json: baseline_prior: expected a factor in [1, 100]"), std::string::npos);
   EXPECT_NE(config_error("{\"reading_prior_next_line\": -1}").find("bad.json: reading_prior_next_line: expected a factor in [0, 100]"), std::string::npos);
   EXPECT_NE(config_error("{\"reading_prior_above\": 2}").find("bad.json: reading_prior_above: expected a factor in [0, 1]"), std::string::npos);
@@ -1111,6 +1116,23 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
     EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
     lo.*factor = std::nullopt;
   }
+  // Polygons read at a share of their height: out of [0.25, 4] refused; the output keeps them as given.
+  for (double bad : {0.1, 5.0}) {
+    lo.polygon_height = bad;
+    EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
+  }
+  lo.polygon_height = 0.5;
+  const maptext::Dataset thin = link_with_model(data, dir + "/run/best", dir + "/two", lo, &r);
+  ASSERT_EQ(thin.size(), data.size());
+  std::vector<std::pair<double, double>> given, kept;
+  for (const auto& g : data[0].groups)
+    for (const auto& w : g) given.emplace_back(w.vertices[0].x, w.vertices[0].y);
+  for (const auto& g : thin[0].groups)
+    for (const auto& w : g) kept.emplace_back(w.vertices[0].x, w.vertices[0].y);
+  std::sort(given.begin(), given.end());
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(kept, given);
+  lo.polygon_height.reset();
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";

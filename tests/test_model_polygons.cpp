@@ -1,5 +1,5 @@
 // How word polygons reach the model (data/model_polygons.h): resample or keep, degenerate polygons
-// reported, and a 50-point spotter's words fed as their 16-point originals.
+// reported, a 50-point spotter's words fed as their 16-point originals, polygons at a share of their height.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -89,4 +89,37 @@ TEST(ModelPolygons, AFiftyPointSpotterIsFedAsItsSixteenPointTwinWithResampleAndN
     EXPECT_LT(farthest_inputs(data::model_polygons(fifty, PolygonPoints::Resample, "p.json"), sixteen), 0.0005);
     EXPECT_GT(farthest_inputs(data::model_polygons(fifty, PolygonPoints::Keep, "p.json"), sixteen), 0.01);
   }
+}
+
+TEST(ModelPolygons, AtAShareOfTheirHeightFacingVerticesCloseOnTheirMiddle) {
+  // A level word 100 x 20 (16 points: the lower edge y = 120 forwards, the upper edge y = 100 back),
+  // a tilted quadrilateral, and a 5-point outline (no facing vertices: left as given).
+  maptext::Tile tile;
+  maptext::Word level, tilted, odd;
+  for (int k = 0; k < 8; ++k) level.vertices.push_back({10 + 100.0 * k / 7, 120});
+  for (int k = 0; k < 8; ++k) level.vertices.push_back({110 - 100.0 * k / 7, 100});
+  tilted.vertices = {{0, 10}, {40, 40}, {34, 48}, {-6, 18}};  // lower edge (0,10)-(40,40), upper back (34,48)-(-6,18)
+  odd.vertices = {{0, 0}, {10, 0}, {12, 5}, {5, 9}, {-2, 5}};
+  tile.groups = {{level, tilted}, {odd}};
+  const maptext::Tile thin = data::polygons_at_height(tile, 0.5);
+  const auto& v = thin.groups[0][0].vertices;
+  for (int k = 0; k < 8; ++k) {
+    EXPECT_NEAR(v[k].y, 115, 1e-12);  // the middle 110, half of 20 high
+    EXPECT_NEAR(v[15 - k].y, 105, 1e-12);
+    EXPECT_NEAR(v[k].x, tile.groups[0][0].vertices[k].x, 1e-12);
+  }
+  const auto& t = thin.groups[0][1].vertices;
+  EXPECT_NEAR(t[0].x, -1.5, 1e-12);  // (0,10) halfway to the middle (-3,14) of it and its facing (-6,18)
+  EXPECT_NEAR(t[0].y, 12, 1e-12);
+  EXPECT_NEAR(t[3].x, -4.5, 1e-12);
+  EXPECT_NEAR(t[3].y, 16, 1e-12);
+  auto same = [](const std::vector<maptext::Point>& a, const std::vector<maptext::Point>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+      if (a[k].x != b[k].x || a[k].y != b[k].y) return false;
+    return true;
+  };
+  EXPECT_TRUE(same(thin.groups[1][0].vertices, tile.groups[1][0].vertices));
+  EXPECT_TRUE(same(data::polygons_at_height(tile, 1.0).groups[0][1].vertices, tile.groups[0][1].vertices));
+  EXPECT_EQ(thin.groups.size(), 2u);
 }

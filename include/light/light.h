@@ -86,6 +86,9 @@ struct LinkByModelOptions {
   // (left, right or centre) times alignment_prior, one that does not over it; a spread candidate on
   // the word's baseline (one height, a straight or curved line) times baseline_prior, one off it over it.
   std::optional<double> alignment_prior, baseline_prior;
+  // Set: instead of the model's: each word's polygon read at this share of its height, about its middle
+  // (the output keeps the polygons as given; the bundled model's is 0.8).
+  std::optional<double> polygon_height;
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;

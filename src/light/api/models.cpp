@@ -28,6 +28,7 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   o.lettering_prior = options.lettering_prior;
   o.alignment_prior = options.alignment_prior;
   o.baseline_prior = options.baseline_prior;
+  o.polygon_height = options.polygon_height;
   return o;
 }
 

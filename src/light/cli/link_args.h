@@ -26,7 +26,7 @@ struct LinkArgs {
   int max_length = 1000;
   double no_successor_bias = 0;
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;  // unset: the model config's
-  std::optional<double> alignment_prior, baseline_prior;  // likewise
+  std::optional<double> alignment_prior, baseline_prior, polygon_height;  // likewise
   std::vector<double> weights{1.0, 1.0, 1.0};
   int threads = 0;
   bool quiet = false;

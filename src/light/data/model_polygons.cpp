@@ -73,4 +73,23 @@ std::string degenerate_note(const PolygonReport& r) {
   return s;
 }
 
+maptext::Tile polygons_at_height(const maptext::Tile& tile, double share) {
+  maptext::Tile out = tile;
+  if (share == 1.0) return out;
+  for (auto& group : out.groups)
+    for (auto& word : group) {
+      auto& v = word.vertices;
+      const size_t n = v.size();
+      if (n < 4 || n % 2) continue;
+      for (size_t k = 0; k < n / 2; ++k) {
+        maptext::Point& a = v[k];
+        maptext::Point& b = v[n - 1 - k];
+        const double mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+        a = maptext::Point{mx + (a.x - mx) * share, my + (a.y - my) * share};
+        b = maptext::Point{mx + (b.x - mx) * share, my + (b.y - my) * share};
+      }
+    }
+  return out;
+}
+
 }  // namespace light::data

@@ -27,7 +27,12 @@ struct ModelLinker::Impl {
   int max_length;
   DecodingPrior prior;
   data::PolygonPoints polygon_points;
+  double polygon_height = 1;
   std::string source;
+  // The polygons as the model reads them: its points (polygon_points), at its share of their height.
+  maptext::Tile seen(const maptext::Tile& tile, data::PolygonReport* report = nullptr) const {
+    return data::polygons_at_height(data::model_polygons(tile, polygon_points, source, report), polygon_height);
+  }
   Impl(const std::string& model_dir, const ModelLinkOptions& opt)
       : model(model_dir, {opt.device, opt.threads}),
         tok(text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir)),
@@ -43,6 +48,12 @@ struct ModelLinker::Impl {
     prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line, c.lettering_prior,
              c.alignment_prior, c.baseline_prior};
     if (opt.no_successor_bias > 0) prior.no_successor_bias = opt.no_successor_bias;
+    polygon_height = c.polygon_height;
+    if (opt.polygon_height) {
+      if (!(std::isfinite(*opt.polygon_height) && *opt.polygon_height >= 0.25 && *opt.polygon_height <= 4))
+        throw Error("--polygon-height: expected a share of the words' height in [0.25, 4], got " + std::to_string(*opt.polygon_height));
+      polygon_height = *opt.polygon_height;
+    }
     if (opt.no_successor_exponent) {
       if (!(std::isfinite(*opt.no_successor_exponent) && std::abs(*opt.no_successor_exponent) <= 4))
         throw Error("--no-successor-exponent: expected an exponent in [-4, 4], got " + std::to_string(*opt.no_successor_exponent));
@@ -99,7 +110,7 @@ maptext::Tile ModelLinker::link_file(const maptext::Tile& tile, const std::strin
   if (config.window_word_height > 0)
     if (const auto size = geo::raster_size(path)) {
       const auto [w, h] = *size;
-      const maptext::Tile seen = data::model_polygons(tile, impl_->polygon_points, impl_->source);
+      const maptext::Tile seen = impl_->seen(tile);
       const data::InferencePlan plan = data::plan_inference(seen, w, h, config.window_word_height);
       if (plan.regions.size() > 1 && !data::select_words(seen, w, h, {}).empty()) {
         const double f = config.layoutlmv3.input_size / plan.side;
@@ -117,8 +128,9 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   impl_->model.use_own_threads();  // the windows' resize (OpenMP) runs with this linker's threads too
   r.words += tile.word_count();
   r.polygon_points = data::polygon_points_name(impl_->polygon_points);
-  // The model reads the polygons as it was trained to; the output keeps the words as they came.
-  const maptext::Tile seen = data::model_polygons(tile, impl_->polygon_points, impl_->source, &r.polygons);
+  // The model reads the polygons as it was trained to (and at its config's share of their height);
+  // the output keeps the words as they came.
+  const maptext::Tile seen = impl_->seen(tile, &r.polygons);
   const auto words = data::select_words(seen, width, height, {});
   const size_t n = words.size();
   r.model_words += n;

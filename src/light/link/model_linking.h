@@ -22,6 +22,7 @@ struct ModelLinkOptions {
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
   std::optional<double> lettering_prior;  // set: instead of the config's lettering_prior (decoding_prior.h)
   std::optional<double> alignment_prior, baseline_prior;  // set: instead of the config's (line_alignment.h)
+  std::optional<double> polygon_height;  // set: instead of the config's polygon_height (model/config.h)
   bool progress = false;
   // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
   std::string polygon_points;

@@ -87,6 +87,10 @@ struct ModelConfig {
   double alignment_prior = 1.0;  // next-line candidates whose lines line up times this, others over it (link/line_alignment.h)
   double baseline_prior = 1.0;   // spread candidates on the word's baseline times this, others over it (likewise)
   double lettering_prior = 1.0;  // next-line and spread candidates lettered alike times this, others over it (1: none)
+  // The words' polygons as the linker reads them: at this share of their height, about their middle
+  // (data::polygons_at_height; windows, model and priors alike), the output keeping them as they came.
+  // 1 (released checkpoints): as given. The bundled model links better reading thinner ones (docs/default-model.md).
+  double polygon_height = 1.0;
   // How word polygons reach the polygon encoder (data/model_polygons.h): keep (released checkpoints:
   // the reference's first 16 points) or resample (models trained here: 16 points along the outline).
   data::PolygonPoints polygon_points = data::PolygonPoints::Keep;
