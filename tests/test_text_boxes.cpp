@@ -264,6 +264,17 @@ TEST(SpacedWords, PiecesOfASpacedNameJoinAcrossBreaksAsWideAsItsLettersButNotAcr
   light::spot::SpacedWordOptions never;
   never.gap = 0;
   EXPECT_EQ(light::spot::join_spaced_words(pieces, never).size(), pieces.size());
+  // Whatever order the pieces come in: "ARTIN" first, its "M" last, "TER" "RIT" between.
+  auto below = [](light::spot::LineWord w) {
+    for (auto& c : w.line.corners) c.y += 200;
+    return w;
+  };
+  const std::vector<light::spot::LineWord> shuffled = {below(read_alone(130, 570, "ARTIN", 150, 550, 10)), pieces[0], pieces[1],
+                                                       below(read_alone(30, 70, "M", 50, 50, 11))};
+  std::vector<std::string> texts;
+  for (const auto& w : light::spot::join_spaced_words(shuffled)) texts.push_back(w.word.text);
+  std::sort(texts.begin(), texts.end());
+  EXPECT_EQ(texts, (std::vector<std::string>{"MARTIN", "TERRIT"}));
 }
 
 TEST(SpacedWords, WordsSetCloseOrReadOnOneLineOrOffTheAxisStayApart) {

@@ -20,7 +20,7 @@ struct Placed {
   Point first, last;  // its first and last letters' centres (on the line's middle)
   double ux = 1, uy = 0, height = 0;
   double pitch = 0;   // centre to centre (0 for a single letter)
-  size_t letters = 0;
+  size_t letters = 0;  // characters (letters, full stops, apostrophes)
 };
 
 // Words of letters (a full stop or an apostrophe among them) on a straight line; nothing else joins.
@@ -90,30 +90,37 @@ LineWord joined(const LineWord& a, const LineWord& b) {
 }  // namespace
 
 std::vector<LineWord> join_spaced_words(std::vector<LineWord> words, const SpacedWordOptions& o) {
-  for (bool again = true; again;) {
-    again = false;
-    std::vector<std::optional<Placed>> placed;
-    placed.reserve(words.size());
-    for (const LineWord& w : words) placed.push_back(place(w));
-    // Each spaced word (a rare kind: the search is over it and every word) takes its nearest
-    // continuation, after it or before it; one join a round, the places then taken again.
-    for (size_t i = 0; i < words.size() && !again; ++i) {
-      if (!placed[i] || placed[i]->letters < 2 || placed[i]->pitch < o.spaced_pitch * placed[i]->height) continue;
-      double nearest = INFINITY;
-      size_t a = 0, b = 0;
-      for (size_t j = 0; j < words.size(); ++j) {
-        if (j == i || !placed[j] || words[j].read_on == words[i].read_on) continue;
-        for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
-          if (!continues(*placed[x], *placed[y], o)) continue;
-          const double d = std::hypot(placed[y]->first.x - placed[x]->last.x, placed[y]->first.y - placed[x]->last.y);
-          if (d < nearest) nearest = d, a = x, b = y;
-        }
-      }
-      if (nearest == INFINITY) continue;
-      words[a] = joined(words[a], words[b]);
-      words.erase(words.begin() + static_cast<long>(b));
-      again = true;
+  std::vector<std::optional<Placed>> placed;
+  placed.reserve(words.size());
+  for (const LineWord& w : words) placed.push_back(place(w));
+  // Each spaced word (a rare kind: the search is over it and every word) takes its nearest
+  // continuation, after it or before it, and is looked at again as joined, until none is left.
+  for (size_t i = 0; i < words.size();) {
+    if (!placed[i] || placed[i]->letters < 2 || placed[i]->pitch < o.spaced_pitch * placed[i]->height) {
+      ++i;
+      continue;
     }
+    double nearest = INFINITY;
+    size_t a = 0, b = 0;
+    for (size_t j = 0; j < words.size(); ++j) {
+      if (j == i || !placed[j] || words[j].read_on == words[i].read_on) continue;
+      for (const auto& [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
+        if (!continues(*placed[x], *placed[y], o)) continue;
+        const double d = std::hypot(placed[y]->first.x - placed[x]->last.x, placed[y]->first.y - placed[x]->last.y);
+        if (d < nearest) nearest = d, a = x, b = y;
+      }
+    }
+    if (nearest == INFINITY) {
+      ++i;
+      continue;
+    }
+    words[a] = joined(words[a], words[b]);
+    placed[a] = place(words[a]);
+    words.erase(words.begin() + static_cast<long>(b));
+    placed.erase(placed.begin() + static_cast<long>(b));
+    // On from the joined word (where it now lies) if it lies before: one of the two was word i, and
+    // the words after i are yet to be looked at.
+    i = std::min(i, b < a ? a - 1 : a);
   }
   return words;
 }
