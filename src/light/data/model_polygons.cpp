@@ -73,10 +73,9 @@ std::string degenerate_note(const PolygonReport& r) {
   return s;
 }
 
-maptext::Tile polygons_at_height(const maptext::Tile& tile, double share) {
-  maptext::Tile out = tile;
-  if (share == 1.0) return out;
-  for (auto& group : out.groups)
+maptext::Tile polygons_at_height(maptext::Tile tile, double share) {
+  if (share == 1.0) return tile;
+  for (auto& group : tile.groups)
     for (auto& word : group) {
       auto& v = word.vertices;
       const size_t n = v.size();
@@ -89,7 +88,7 @@ maptext::Tile polygons_at_height(const maptext::Tile& tile, double share) {
         b = maptext::Point{mx + (b.x - mx) * share, my + (b.y - my) * share};
       }
     }
-  return out;
+  return tile;
 }
 
 }  // namespace light::data

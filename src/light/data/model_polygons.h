@@ -44,7 +44,7 @@ void apply_model_polygons(maptext::Dataset& data, PolygonPoints policy, const st
 // The tile with each word's polygon at `share` of its height: each vertex moved toward the one facing
 // it (k and n-1-k: MapText's lower edge, then the upper edge back) about their middle; a polygon of an
 // odd number of vertices is left as it is. Texts, flags and grouping as they were.
-maptext::Tile polygons_at_height(const maptext::Tile& tile, double share);
+maptext::Tile polygons_at_height(maptext::Tile tile, double share);
 
 // A note for stderr when the report holds degenerate polygons ("" when none).
 std::string degenerate_note(const PolygonReport& report);
