@@ -367,3 +367,28 @@ TEST(WordPolygon, OnABentLineTheWordsShareItsEdgesByTheirLengthAlongIt) {
 }
 
 }  // namespace
+
+TEST(TextBoxes, ALargeLineReadAsItIsReplacesWhatTheEnlargedReadingMadeOfItOnlyWhereThatFoundPiecesOrABlob) {
+  auto box = [](double cx, double cy, double len, double hgt) {
+    TextBox b;
+    b.corners = light::spot::reading_corners(cx, cy, len, hgt, 0);
+    return b;
+  };
+  const TextBox large = box(200, 100, 150, 30), small = box(200, 300, 60, 10);
+  // Enlarged, the large line came out as a blob three times its height and a letter of it; the small
+  // line was found again.
+  std::vector<TextBox> enlarged = {box(200, 95, 160, 95), box(140, 100, 15, 12), box(200, 300, 62, 11)};
+  auto out = light::spot::merge_large_lines(enlarged, {large, small}, 25, 0.7);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_NEAR(out[0].height(), 11, 1e-9);  // the small line as the enlarged reading found it
+  EXPECT_NEAR(out[1].height(), 30, 1e-9);  // the large line as read at 1
+  // Where the enlarged reading found the large line itself (like height), it stays as it is.
+  enlarged = {box(200, 100, 148, 33)};
+  out = light::spot::merge_large_lines(enlarged, {large}, 25, 0.7);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NEAR(out[0].height(), 33, 1e-9);
+  // Where it found nothing there, the large line is added.
+  out = light::spot::merge_large_lines({}, {large}, 25, 0.7);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NEAR(out[0].length(), 150, 1e-9);
+}

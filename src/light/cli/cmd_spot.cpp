@@ -32,6 +32,10 @@ void add_spot_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--upright", a->upright,
                 "Read the image upright only, not also turned a quarter (faster; steep lettering is found less well)");
+  cmd->add_option("--glyph-score", a->options.glyph_score,
+                 "Letters standing alone that the detector misses (a block's letter, a section's figure) are looked for in the ink and kept "
+                 "when read with this mean probability (0: not looked for)")
+      ->capture_default_str();
   cmd->add_option("--window", a->options.window, "Detector window side in pixels (a multiple of 32)")->capture_default_str();
   cmd->add_option("--shard", a->shard, "K/N: with a folder of images, this machine's share (the images whose name hashes to K of N)");
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();

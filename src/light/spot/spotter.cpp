@@ -13,11 +13,14 @@
 #include "light/data/word_crops.h"
 #include "light/error.h"
 #include "light/model/spotter_models.h"
+#include "light/spot/lone_glyphs.h"
 #include "light/spot/reading.h"
 #include "light/spot/spaced_words.h"
 #include "light/util/bundled.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
+#include "light/util/unicode.h"
+#include "light/util/utf8.h"
 
 namespace light::spot {
 
@@ -90,6 +93,7 @@ struct Spotter::Impl {
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
   if (!(options.scale == 0 || (options.scale >= 0.1 && options.scale <= 8))) throw Error("--scale: expected 0 (auto) or 0.1 to 8");
+  if (!(options.glyph_score >= 0 && options.glyph_score <= 1)) throw Error("--glyph-score: expected 0 (do not look for letters alone in the ink) to 1");
   if (options.window < 64 || options.window % 32) throw Error("--window: expected a multiple of 32 of at least 64");
   if (options.overlap < 0 || options.overlap >= options.window) throw Error("--overlap: expected 0 to the window side");
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
@@ -131,7 +135,12 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
     std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
     const double median = heights[heights.size() / 2];
     const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
-    if (enlarged > 1.2) boxes = impl_->lines_at(image, scale = enlarged, prob);
+    if (enlarged > 1.2) {
+      std::vector<TextBox> at_one = std::move(boxes);
+      boxes = impl_->lines_at(image, scale = enlarged, prob);
+      if (o.large_height > 0)
+        boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height);
+    }
   }
   return impl_->lines_both_ways(image, scale, std::move(boxes), std::move(prob));
 }
@@ -280,6 +289,18 @@ Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, double
   return crop;
 }
 
+// One or two letters or figures: what a letter alone found in the ink may be read as.
+bool is_glyph(const std::string& text) {
+  const std::u32string t = utf8_decode(text);
+  return !t.empty() && t.size() <= 2 && std::all_of(t.begin(), t.end(), [](char32_t c) { return (c >= U'0' && c <= U'9') || is_letter(c); });
+}
+
+// Read within 20 degrees of level, left to right.
+bool level(const TextBox& box) {
+  const auto& c = box.corners;
+  return std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) < 20 * M_PI / 180;
+}
+
 // About as high as long: a letter alone (or two), read also with the paper about it (SpotOptions::letter_context).
 bool lone_letter(const TextBox& box) { return !box.bent() && box.length() < 1.5 * box.height(); }
 
@@ -294,14 +315,44 @@ TextBox levelled(const TextBox& box) {
   return out;
 }
 
+// A letter alone found in the ink (`box`: its ink's bounds and margin) is read with the paper about
+// it, level and turned either way by `glyph_turn` degrees (a block's letter set along its street):
+// each crop's box, the polygon the word takes when that reading wins, is the one it reads turned
+// (shrunk so that its bounds are the ink's).
+void add_glyph_crops(std::vector<Crop>& crops, const image::RgbImage& img, const TextBox& box, size_t k, const SpotOptions& o) {
+  crops.push_back(rectify(img, grown(box, o.glyph_read, o.glyph_read), k, o.letter_context, o.letter_across));
+  crops.back().box = box;
+  if (o.glyph_turn <= 0) return;
+  const double t = o.glyph_turn * M_PI / 180, f = 1 / (std::cos(t) + std::sin(t));
+  const auto& c = box.corners;
+  const double cx = (c[0].x + c[2].x) / 2, cy = (c[0].y + c[2].y) / 2;
+  for (const double a : {t, -t}) {
+    TextBox turned = box;
+    turned.corners = reading_corners(cx, cy, box.length() * f * o.glyph_read, box.height() * f * o.glyph_read, a);
+    crops.push_back(rectify(img, turned, k, o.letter_context, o.letter_across));
+    crops.back().box.corners = reading_corners(cx, cy, box.length() * f, box.height() * f, a);
+  }
+}
+
 }  // namespace
 
 std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   const SpotOptions& o = impl_->options;
-  const std::vector<TextBox> boxes = lines(img);
+  std::vector<TextBox> boxes = lines(img);
+  const size_t found = boxes.size();  // lines the detector found; after them, letters alone looked for in the ink
+  std::vector<InkMark> marks;
+  if (o.glyph_score > 0) {
+    marks = ink_marks(img, o.glyphs);
+    const std::vector<TextBox> glyphs = lone_glyphs(marks, boxes, o.glyphs);
+    boxes.insert(boxes.end(), glyphs.begin(), glyphs.end());
+  }
   std::vector<Crop> crops;
   for (size_t k = 0; k < boxes.size(); ++k) {
     const TextBox& box = boxes[k];
+    if (k >= found) {
+      add_glyph_crops(crops, img, box, k, o);
+      continue;
+    }
     crops.push_back(rectify(img, box, k));
     const auto& c = box.corners;
     const double angle = std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) * 180 / M_PI;
@@ -318,9 +369,12 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return crops[a].strip.width < crops[b].strip.width; });
   std::vector<std::vector<ReadWord>> read(crops.size());
   std::vector<double> confidence(crops.size(), 0.0);
-  for (size_t at = 0; at < order.size(); at += static_cast<size_t>(o.batch)) {
-    const size_t n = std::min(order.size() - at, static_cast<size_t>(o.batch));
-    const int width = round_up32(crops[order[at + n - 1]].strip.width);
+  // Only strips of one padded width are read together: the recogniser's reading of a strip changes
+  // with the padding after it (a lone "6" read alone at 0.999, padded to a line's width at 0.34), and
+  // a word should read the same whatever else is on its map.
+  for (size_t at = 0, n = 0; at < order.size(); at += n) {
+    const int width = round_up32(crops[order[at]].strip.width);
+    for (n = 1; n < static_cast<size_t>(o.batch) && at + n < order.size() && round_up32(crops[order[at + n]].strip.width) == width;) ++n;
     std::vector<float> batch(n * 3 * 48 * static_cast<size_t>(width), 0.0f);
     for (size_t i = 0; i < n; ++i) data::recognizer_planes(crops[order[at + i]].strip, width, batch.data() + i * 3 * 48 * width);
     const std::vector<model::StepClasses> steps = impl_->models.read_lines(batch, static_cast<int>(n), width, impl_->allowed);
@@ -356,6 +410,24 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     size_t best = first;
     for (k = first + 1; k < crops.size() && crops[k].line == crops[first].line; ++k)
       if (confidence[k] > confidence[best]) best = k;
+    const bool one_glyph = read[best].size() == 1 && is_glyph(read[best][0].text);
+    if (crops[best].line >= found) {  // a letter alone found in the ink: kept when read confidently
+      if (!one_glyph || confidence[best] < o.glyph_score) continue;
+      ReadWord r = read[best][0];  // its fractions were of the box read, `glyph_read` times the ink's
+      const auto on_ink = [&](double f) { return std::clamp((f - 0.5) * o.glyph_read + 0.5, 0.0, 1.0); };
+      r.from = 0, r.to = 1, r.first = on_ink(r.first), r.last = on_ink(r.last);
+      words.push_back(LineWord{crops[best].box, r, crops[best].line});
+      continue;
+    }
+    // A letter alone the detector found, read upright as one character: its polygon is its mark's.
+    if (one_glyph && !marks.empty() && utf8_decode(read[best][0].text).size() == 1 && lone_letter(boxes[crops[best].line]) && level(crops[best].box)) {
+      if (const std::optional<TextBox> mark = on_its_mark(boxes[crops[best].line], marks, o.glyphs)) {
+        ReadWord r = read[best][0];
+        r.from = 0, r.to = 1, r.first = r.last = 0.5;
+        words.push_back(LineWord{*mark, r, crops[best].line});
+        continue;
+      }
+    }
     LineWord w{crops[best].box, {}, crops[best].line};
     if (crops[best].from > 0) w.line = grown(w.line, o.letter_grow, o.letter_grow);
     for (const ReadWord& r : read[best]) {

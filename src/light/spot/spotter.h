@@ -13,6 +13,7 @@
 #include "light/image/resize.h"
 #include "light/maptext.h"
 #include "light/model/predictor.h"
+#include "light/spot/lone_glyphs.h"
 #include "light/spot/spaced_words.h"
 #include "light/spot/text_boxes.h"
 
@@ -26,13 +27,19 @@ struct SpotOptions {
   double scale = 0;
   double auto_height = 28;
   double max_scale = 3;
+  // Enlarged so, lettering that was already large is lost: the lines read at 1 that the enlargement
+  // makes higher than `large_height` times auto_height are kept (spot/text_boxes merge_large_lines;
+  // 0: not), replacing what the enlarged reading made of them where it found only pieces lower than
+  // `piece_height` times theirs.
+  double large_height = 2;
+  double piece_height = 0.7;
   // The image is also read turned a quarter where the upright reading's probability reaches
   // `unsettled` outside the level lines it found, and the steep lines found so are kept (Spotter::lines).
   bool turned_pass = true;
   double unsettled = 0.1;
   int window = 1536;       // detector window side (pixels of the resized image; a multiple of 32)
   int overlap = 192;       // windows overlap by this much
-  int batch = 16;          // crops read together
+  int batch = 16;          // crops read together (at most; only crops of one padded width are)
   double min_score = 0.5;  // words whose characters' mean probability is below are dropped
   double flip_angle = 60;  // lines steeper than this (degrees) are also read upside down
   // A box less than 1.5 times as long as high (a letter alone: a block's letter, a sheet's figure) is
@@ -42,6 +49,13 @@ struct SpotOptions {
   double letter_context = 3;
   double letter_across = 1.4;
   double letter_grow = 1.15;
+  // Letters standing alone that the detector did not see, looked for in the ink (spot/lone_glyphs.h)
+  // and read with the paper about them: kept when read as one or two letters or figures with a mean
+  // probability of at least `glyph_score` (0: not looked for).
+  LoneGlyphOptions glyphs;
+  double glyph_score = 0.9;
+  double glyph_read = 1.45;  // the box read is the candidate's grown so many times (as high as the detector's box of a letter)
+  double glyph_turn = 30;   // and read turned either way by so many degrees (0: level only)
   SpacedWordOptions spaced;  // pieces of a letter-spaced word, read, joined (spot/spaced_words.h; gap 0: never)
 };
 

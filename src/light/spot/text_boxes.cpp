@@ -231,4 +231,31 @@ std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std:
   return upright;
 }
 
+std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std::vector<TextBox>& as_is, double min_height,
+                                       double piece_height) {
+  const size_t n = enlarged.size();
+  std::vector<bool> gone(n, false);
+  std::vector<TextBox> added;
+  for (const TextBox& big : as_is) {
+    const double h = big.height();
+    if (h < min_height) continue;
+    std::vector<size_t> hit;
+    bool had = false;  // the enlarged reading found this line itself
+    for (size_t k = 0; k < n && !had; ++k) {
+      if (overlap(big, enlarged[k]) <= 0.2) continue;
+      const double r = enlarged[k].height() / h;
+      had = r >= piece_height && r <= 1 / piece_height;  // not a piece of it, nor lettering and paper run together
+      hit.push_back(k);
+    }
+    if (had) continue;
+    for (size_t k : hit) gone[k] = true;
+    added.push_back(big);
+  }
+  std::vector<TextBox> out;
+  for (size_t k = 0; k < n; ++k)
+    if (!gone[k]) out.push_back(std::move(enlarged[k]));
+  out.insert(out.end(), added.begin(), added.end());
+  return out;
+}
+
 }  // namespace light::spot

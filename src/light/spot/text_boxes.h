@@ -74,6 +74,15 @@ bool is_level_line(const TextBox& box);
 // near-square ones are dropped (the upright reading sees those better).
 std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned);
 
+// Lettering the image read as it is found large gets lost when the image is read enlarged for its
+// small lettering (the detector was trained on text some 20-40 px high). Each line of `as_is` at
+// least `min_height` high replaces the lines of `enlarged` that overlap it (their common area over the
+// smaller's above 0.2) unless one of them is that line found again: each must be either lower than
+// `piece_height` times its height (a piece of it, or of what crosses it) or higher than its height
+// over `piece_height` (lettering and paper run together).
+std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std::vector<TextBox>& as_is, double min_height,
+                                       double piece_height);
+
 // Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
 // its long side) in reading order: the direction is taken from left to right, upward for a vertical
 // box (as map labels along a vertical feature read); `flip` reverses it (upside-down text).
