@@ -1,9 +1,10 @@
 // The spotter: a map image in, its words out (a 16-point polygon in reading order, the text, a score).
 // The detector's probability map is computed in windows (bounded memory on a map of any size), its
 // text lines found (spot/text_boxes), then again with the image turned a quarter where the upright
-// reading saw something other than level lines (steep lettering is found better so), each line
-// rectified to 48 px high and read (spot/reading), steep lines also upside down, and every line split
-// into its words.
+// reading saw something other than level lines (steep lettering is found better so), letters standing
+// alone that the detector does not see looked for in the ink (spot/lone_glyphs), each line rectified
+// to 48 px high and read (spot/reading; in batches of one width), steep lines also upside down, and
+// every line split into its words.
 #pragma once
 #include <memory>
 #include <string>
