@@ -113,3 +113,15 @@ TEST(LoneGlyphs, AMarkWhereTheImageIsReadInTwoWindowsIsFoundOnceAndWhole) {
   EXPECT_NEAR(b.x, second.x, 1);
   EXPECT_TRUE(a.alone && b.alone);
 }
+
+TEST(LoneGlyphs, AtMostSoManyCandidatesForEverySquareOfTheImageTheLargestFirst) {
+  std::vector<InkMark> marks;
+  for (int k = 0; k < 5; ++k) marks.push_back(InkMark{100 * k, 0, 20, 40 - k, true});  // sorted by height, as ink_marks gives them
+  light::spot::LoneGlyphOptions o;
+  o.max_candidates = 2;
+  auto found = light::spot::lone_glyphs(marks, {}, o);  // one 2,048 px square at least
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_NEAR(found[1].height(), 39 * 1.2, 1e-9);
+  EXPECT_EQ(light::spot::lone_glyphs(marks, {}, o, 2.5 * 2048 * 2048).size(), 5u);  // three squares: six
+  EXPECT_EQ(light::spot::lone_glyphs(marks, {}, o, 1.5 * 2048 * 2048).size(), 4u);  // two squares: four
+}

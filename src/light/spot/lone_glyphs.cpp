@@ -105,7 +105,9 @@ std::vector<InkMark> ink_marks(const image::RgbImage& image, const LoneGlyphOpti
   return out;
 }
 
-std::vector<TextBox> lone_glyphs(const std::vector<InkMark>& marks, const std::vector<TextBox>& lines, const LoneGlyphOptions& o) {
+std::vector<TextBox> lone_glyphs(const std::vector<InkMark>& marks, const std::vector<TextBox>& lines, const LoneGlyphOptions& o,
+                                 double image_pixels) {
+  const size_t most = o.max_candidates * static_cast<size_t>(std::max(1.0, std::ceil(image_pixels / (2048.0 * 2048.0))));
   std::vector<std::vector<cv::Point2f>> outlines;
   std::vector<cv::Rect2f> bounds;
   for (const TextBox& l : lines) {
@@ -114,7 +116,7 @@ std::vector<TextBox> lone_glyphs(const std::vector<InkMark>& marks, const std::v
   }
   std::vector<TextBox> out;
   for (const InkMark& m : marks) {
-    if (out.size() >= o.max_candidates) break;
+    if (out.size() >= most) break;
     if (!m.alone) continue;
     const cv::Point2f centre(m.x + m.width / 2.0f, m.y + m.height / 2.0f);
     if (near_line(centre, outlines, bounds, o.clear_of_lines * m.height)) continue;

@@ -21,7 +21,7 @@ struct LoneGlyphOptions {
   double alone = 1.0;         // no other mark of a letter's size nearer than this many heights
   double clear_of_lines = 0.5;  // nor a line found nearer than this many of its heights
   double margin = 0.1;        // the candidate's box: the ink's grown by this many heights on every side
-  size_t max_candidates = 200;  // per image, the largest first
+  size_t max_candidates = 200;  // per 2,048 x 2,048 px of the image, the largest first
 };
 
 // A mark of ink of a letter's size and shape (LoneGlyphOptions' height, aspect and fill), its bounds
@@ -35,8 +35,10 @@ struct InkMark {
 std::vector<InkMark> ink_marks(const image::RgbImage& image, const LoneGlyphOptions& options = {});
 
 // Candidate boxes (level, in reading order) of letters standing alone: the marks alone and away from
-// `lines`, their ink's bounds grown by `margin` heights, at most `max_candidates`.
-std::vector<TextBox> lone_glyphs(const std::vector<InkMark>& marks, const std::vector<TextBox>& lines, const LoneGlyphOptions& options = {});
+// `lines`, their ink's bounds grown by `margin` heights, at most `max_candidates` for every 2,048 x
+// 2,048 px of `image_pixels` (the image's area; one such square at least).
+std::vector<TextBox> lone_glyphs(const std::vector<InkMark>& marks, const std::vector<TextBox>& lines, const LoneGlyphOptions& options = {},
+                                 double image_pixels = 0);
 
 // The box of the mark that `box` (a letter alone the detector found) stands on: its ink's bounds grown
 // by `margin` heights, where a mark's centre lies inside the box and the mark is 0.5 to 3 times its

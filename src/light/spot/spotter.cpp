@@ -343,7 +343,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   std::vector<InkMark> marks;
   if (o.glyph_score > 0) {
     marks = ink_marks(img, o.glyphs);
-    const std::vector<TextBox> glyphs = lone_glyphs(marks, boxes, o.glyphs);
+    const std::vector<TextBox> glyphs = lone_glyphs(marks, boxes, o.glyphs, static_cast<double>(img.width) * img.height);
     boxes.insert(boxes.end(), glyphs.begin(), glyphs.end());
   }
   std::vector<Crop> crops;
