@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "light/spot/spotter.h"  // word_polygon
+
 namespace light::spot {
 
 namespace {
@@ -18,14 +20,10 @@ bool near_line(const cv::Point2f& p, const std::vector<std::vector<cv::Point2f>>
   return false;
 }
 
+// A line's outline: its word polygon from end to end (bent edges where it bends).
 std::vector<cv::Point2f> outline(const TextBox& l) {
   std::vector<cv::Point2f> poly;
-  if (l.bent()) {
-    for (const auto& p : l.lower) poly.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
-    for (auto p = l.upper.rbegin(); p != l.upper.rend(); ++p) poly.emplace_back(static_cast<float>(p->x), static_cast<float>(p->y));
-  } else {
-    for (const auto& p : l.corners) poly.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
-  }
+  for (const maptext::Point& p : word_polygon(l, 0, 1)) poly.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
   return poly;
 }
 
