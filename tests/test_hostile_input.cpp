@@ -57,6 +57,7 @@ TEST(HostileInput, AnOverwriteWhoseSetUpFailsLeavesTheOldRunAsItWas) {
   const std::tuple<std::string, std::string, std::string> probes[] = {
       {"tiny", " --window-word-height 7", "--window-word-height"},
       {"tiny", " --window-word-height 0.02 --scale-jitter -1", "--scale-jitter"},
+      {"tiny", " --polygon-noise 2", "--polygon-noise"},
       {"tiny", " --max-length 0", "--max-length"},
       {"/nonexistent.json", "", "/nonexistent.json"},
       {"tiny", " --init /nonexistent", "/nonexistent"},

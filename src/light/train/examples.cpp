@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <random>
 
+#include "light/data/polygon_noise.h"
 #include "light/data/scale_windows.h"
 #include "light/error.h"
 #include "light/util/parallel.h"
@@ -48,7 +49,8 @@ std::vector<Example> load_examples(const maptext::Dataset& data, const std::stri
 
 
 BatchInputs batch_inputs(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
-                         int max_length, uint64_t seed, size_t first, const model::ModelConfig& config, double scale_jitter) {
+                         int max_length, uint64_t seed, size_t first, const model::ModelConfig& config, double scale_jitter,
+                         double polygon_noise) {
   BatchInputs b;
   for (size_t k = 0; k < ex.size(); ++k) {
     data::SelectOptions so;
@@ -60,7 +62,14 @@ BatchInputs batch_inputs(const std::vector<const Example*>& ex, const data::Toke
       region = data::random_region(ex[k]->centres, ex[k]->side, scale_jitter, rng);
       so.region = &region;
     }
-    const auto words = data::select_words(*ex[k]->tile, ex[k]->image.width, ex[k]->image.height, so);
+    const maptext::Tile* tile = ex[k]->tile;
+    maptext::Tile moved;
+    if (polygon_noise > 0) {
+      moved = *tile;
+      data::jitter_word_polygons(moved, polygon_noise, so.shuffle_seed * 131 + 11);
+      tile = &moved;
+    }
+    const auto words = data::select_words(*tile, ex[k]->image.width, ex[k]->image.height, so);
     b.ins.push_back(data::layout_tokens(words, tok, max_length, 0, SIZE_MAX, special));
     if (ex[k]->side > 0) {
       b.ins.back().aspect = 1.0;

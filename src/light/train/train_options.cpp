@@ -56,6 +56,10 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
           .before("0"),
       O("--scale-jitter", "scale_jitter", &T::scale_jitter, "Scale windows: each training window's side times exp(U(-J, J))")
           .before("0.35"),
+      O("--polygon-noise", "polygon_noise", &T::polygon_noise,
+        "Spotter-like noise on training polygons: each word's height times exp(N(0, S)), its length and place moved in "
+        "proportion (0: exact; 0.15: the bundled spotter's spread)")
+          .before("0"),
       O(nullptr, "min_lr", &T::min_lr, "The learning rate's floor"),
       O(nullptr, "lr_patience", &T::lr_patience, "Epochs without improvement before the rate drops"),
       O(nullptr, "stop_patience", &T::stop_patience, "Epochs without improvement before the run stops"),

@@ -45,6 +45,9 @@ struct TrainOptions {
   // "cosine" (half a cosine from lr to min_lr over max_epochs; a run resumed with more epochs stretches it).
   std::string lr_decay = "plateau";
   double window_word_height = 0.0, scale_jitter = 0.35;
+  // Spotter-like noise on the training words' polygons (data/polygon_noise.h; 0: exact polygons):
+  // each word's height times exp(N(0, s)), its length and place moved in proportion.
+  double polygon_noise = 0.0;
   uint64_t seed = 1234;
   std::string device = "cpu";
   bool progress = false;
