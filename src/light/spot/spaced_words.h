@@ -15,6 +15,7 @@ struct LineWord {
   TextBox line;
   ReadWord word;
   size_t read_on = 0;  // which of the detector's lines it was read on (words of one line never join: a space was read)
+  bool on_ink = false;  // its box is its ink's (a letter alone found in the ink, or snapped to its mark): not fitted again
 };
 
 struct SpacedWordOptions {

@@ -416,7 +416,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       ReadWord r = read[best][0];  // its fractions were of the box read, `glyph_read` times the ink's
       const auto on_ink = [&](double f) { return std::clamp((f - 0.5) * o.glyph_read + 0.5, 0.0, 1.0); };
       r.from = 0, r.to = 1, r.first = on_ink(r.first), r.last = on_ink(r.last);
-      words.push_back(LineWord{crops[best].box, r, crops[best].line});
+      words.push_back(LineWord{crops[best].box, r, crops[best].line, true});
       continue;
     }
     // A letter alone the detector found, read upright as one character: its polygon is its mark's.
@@ -424,7 +424,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       if (const std::optional<TextBox> mark = on_its_mark(boxes[crops[best].line], marks, o.glyphs)) {
         ReadWord r = read[best][0];
         r.from = 0, r.to = 1, r.first = r.last = 0.5;
-        words.push_back(LineWord{*mark, r, crops[best].line});
+        words.push_back(LineWord{*mark, r, crops[best].line, true});
         continue;
       }
     }
@@ -443,10 +443,16 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     }
   }
   words = join_spaced_words(std::move(words), o.spaced);
+  // Each line's lettering, across: one extent for all its words, so that words set alike stay alike.
+  std::vector<std::optional<AcrossExtent>> extent(words.size());
+  if (o.ink_fit) extent = line_extents(img, words, o.ink);
   std::vector<SpottedWord> out;
-  for (const LineWord& w : words)
-    if (w.word.score >= o.min_score && !is_symbol(w.word.text))
-      out.push_back(SpottedWord{word_polygon(w.line, w.word.from, w.word.to), w.word.text, w.word.score});
+  for (size_t i = 0; i < words.size(); ++i) {
+    const LineWord& w = words[i];
+    if (w.word.score < o.min_score || is_symbol(w.word.text)) continue;
+    const std::vector<maptext::Point> polygon = word_polygon(w.line, w.word.from, w.word.to);
+    out.push_back(SpottedWord{extent[i] ? moved_across(polygon, *extent[i]) : polygon, w.word.text, w.word.score});
+  }
   return out;
 }
 

@@ -4,7 +4,8 @@
 // reading saw something other than level lines (steep lettering is found better so), letters standing
 // alone that the detector does not see looked for in the ink (spot/lone_glyphs), each line rectified
 // to 48 px high and read (spot/reading; in batches of one width), steep lines also upside down, and
-// every line split into its words.
+// every line split into its words, each line's outline then fitted across to its lettering
+// (spot/ink_extent).
 #pragma once
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 #include "light/image/resize.h"
 #include "light/maptext.h"
 #include "light/model/predictor.h"
+#include "light/spot/ink_extent.h"
 #include "light/spot/lone_glyphs.h"
 #include "light/spot/spaced_words.h"
 #include "light/spot/text_boxes.h"
@@ -57,6 +59,10 @@ struct SpotOptions {
   double glyph_score = 0.9;
   double glyph_read = 1.45;  // the box read is the candidate's grown so many times (as high as the detector's box of a letter)
   double glyph_turn = 30;   // and read turned either way by so many degrees (0: level only)
+  // Each word's upper and lower edges fitted to its lettering's ink (spot/ink_extent.h; false: the
+  // line box's own, as the detector found it).
+  bool ink_fit = true;
+  InkExtentOptions ink;
   SpacedWordOptions spaced;  // pieces of a letter-spaced word, read, joined (spot/spaced_words.h; gap 0: never)
 };
 

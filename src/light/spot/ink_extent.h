@@ -1,0 +1,52 @@
+// A spotted word's polygon fitted across to its lettering. The detector's line boxes are a grown
+// probability region: a word cut from one is as high as the line's box, not its letters, and their
+// ratio spreads widely (the log of the height over the drawn polygon's: standard deviation 0.13-0.16
+// on held-out synthetic tiles). A linker reads two words lettered alike as parts of one name, so it
+// reads these differences as lettering. Here each word's upper and lower edges are moved to where its
+// ink begins and ends across the word (rows of the straightened word in which enough of its columns
+// hold ink, around its most inked row), plus a margin, as a person draws a word's outline.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "light/image/resize.h"
+#include "light/maptext.h"
+#include "light/spot/spaced_words.h"
+
+namespace light::spot {
+
+struct InkExtentOptions {
+  double look = 0.3;         // the ink is looked for this far beyond each edge (of the word's height)
+  double min_row_ink = 0.05; // a row is lettering where at least this share of the word's columns is ink,
+  double max_row_ink = 0.8;  // and at most this (a rule or a road's edge along the word is not)
+  double margin = 0.06;      // the edges lie 1 px + this share of the ink's height beyond it
+  double min_ratio = 0.6, max_ratio = 1.5;  // a fit is kept only within so many times the height given
+  double min_contrast = 40;  // grey levels between the paper and the darkest ink, else no fit
+};
+
+// Where the ink of the word or line under `polygon` begins and ends across it, a margin added, as
+// fractions of its height (0 on its upper edge, 1 on its lower edge: beyond, below 0 or above 1);
+// none when its ink is unclear or the fit falls outside the ratios. `polygon`: an even number of
+// points, at least 4, in MapText order (the lower edge from the start, the upper edge back).
+struct AcrossExtent {
+  double top = 0, bottom = 1;
+};
+std::optional<AcrossExtent> ink_extent(const image::RgbImage& image, const std::vector<maptext::Point>& polygon,
+                                       const InkExtentOptions& options = {});
+
+// `polygon` with each pair of facing points moved along the line between them to `extent`.
+std::vector<maptext::Point> moved_across(const std::vector<maptext::Point>& polygon, const AcrossExtent& extent);
+
+// `polygon` (an even number of points, at least 4, in MapText order: the lower edge from the word's
+// start, the upper edge back) with each pair of facing points moved along the line between them to
+// the ink's extent; as given when the word's ink is unclear or the fit falls outside the ratios.
+std::vector<maptext::Point> fit_to_ink(const image::RgbImage& image, const std::vector<maptext::Point>& polygon,
+                                       const InkExtentOptions& options = {});
+
+// The extent of each word's line: the words cut from one line box (one after the other in `words`)
+// share the extent of their span's ink, so that words set alike stay alike; none for words whose box
+// is already their ink's (LineWord::on_ink).
+std::vector<std::optional<AcrossExtent>> line_extents(const image::RgbImage& image, const std::vector<LineWord>& words,
+                                                      const InkExtentOptions& options = {});
+
+}  // namespace light::spot
