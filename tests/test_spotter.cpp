@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "light/error.h"
 #include "light/data/word_crops.h"
@@ -29,6 +30,24 @@ const light::spot::SpottedWord* word_at(const std::vector<light::spot::SpottedWo
     if (std::abs(cx - x) < within && std::abs(cy - y) < within) return &w;
   }
   return nullptr;
+}
+
+// The evaluator's overall scores (`task`) of what `spotter` finds on `img` against the tile `gt`.
+std::map<std::string, double> spotted_scores(light::spot::Spotter& spotter, const light::image::RgbImage& img,
+                                             const light::maptext::Dataset& gt, light::eval::Task task) {
+  light::maptext::Tile tile;
+  tile.image = gt.at(0).image;
+  for (const auto& w : spotter.spot(img)) {
+    EXPECT_EQ(w.polygon.size(), 16u);
+    light::maptext::Word word;
+    word.vertices = w.polygon;
+    word.text = w.text;
+    tile.groups.push_back({word});
+  }
+  light::eval::Options o;
+  o.task = task;
+  const auto report = light::eval::evaluate(gt, {tile}, o);
+  return {report.overall.begin(), report.overall.end()};
 }
 
 // A dictionary of "a", "b", "é", "中", ".": classes blank, a, b, é, 中, ., space.
@@ -136,20 +155,8 @@ TEST(Reading, ASettlementSymbolBeforeANameComesOffAndSymbolsAloneAreNoWords) {
 TEST(Spotter, ReadsTheBundledSyntheticTileAsTheEvaluatorMeasuredIt) {
   light::spot::Spotter spotter(light::test::source_path("models/spotter"));
   const auto img = light::image::read_rgb(light::test::source_path("data/synth-example/topographic-1500.png"));
-  light::maptext::Tile tile;
-  tile.image = "topographic-1500.png";
-  for (const auto& w : spotter.spot(img)) {
-    ASSERT_EQ(w.polygon.size(), 16u);
-    light::maptext::Word word;
-    word.vertices = w.polygon;
-    word.text = w.text;
-    tile.groups.push_back({word});
-  }
   const auto gt = light::maptext::read_maptext(light::test::source_path("data/synth-example/annotations.json"), {});
-  light::eval::Options o;
-  o.task = light::eval::Task::DetRec;
-  const auto report = light::eval::evaluate(gt, {tile}, o);
-  std::map<std::string, double> m(report.overall.begin(), report.overall.end());
+  const auto m = spotted_scores(spotter, img, gt, light::eval::Task::DetRec);
   // Measured 2026-11-26: F 0.92, characters 0.955 (the recogniser fine-tuned on lines; the released
   // PP-OCRv4 weights, models/ppocr-v4: F 0.93, characters 0.975).
   EXPECT_GT(m.at("fscore"), 0.88);
@@ -163,18 +170,7 @@ TEST(Spotter, FitsEachLinesWordsToTheirLetteringAndSoOutlinesThemMoreTightly) {
     light::spot::SpotOptions options;
     options.ink_fit = ink_fit;
     light::spot::Spotter spotter(light::test::source_path("models/spotter"), {}, options);
-    light::maptext::Tile tile;
-    tile.image = "topographic-1500.png";
-    for (const auto& w : spotter.spot(img)) {
-      light::maptext::Word word;
-      word.vertices = w.polygon;
-      word.text = w.text;
-      tile.groups.push_back({word});
-    }
-    light::eval::Options o;
-    o.task = light::eval::Task::Det;
-    const auto report = light::eval::evaluate(gt, {tile}, o);
-    return std::map<std::string, double>(report.overall.begin(), report.overall.end());
+    return spotted_scores(spotter, img, gt, light::eval::Task::Det);
   };
   const auto line_boxes = scores(false), fitted = scores(true);
   // Measured 2026-11-27: the line boxes' words F 0.949, tightness (mean IoU of the words matched) 0.804;
@@ -212,20 +208,7 @@ TEST(Spotter, FindsWordsSetAlongACurveOnlyWithEdgesThatBendWithTheLine) {
   // found; edges that follow the line place all three.
   const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/lake-lone-tree-on-a-curve.jpg"));
   const auto gt = light::maptext::read_maptext(light::test::source_path("tests/data/spot/lake-lone-tree-on-a-curve.json"), {});
-  auto found = [&](light::spot::Spotter& spotter) {
-    light::maptext::Tile tile;
-    tile.image = gt[0].image;
-    for (const auto& w : spotter.spot(img)) {
-      light::maptext::Word word;
-      word.vertices = w.polygon;
-      word.text = w.text;
-      tile.groups.push_back({word});
-    }
-    light::eval::Options o;
-    o.task = light::eval::Task::DetRec;
-    const auto report = light::eval::evaluate(gt, {tile}, o);
-    return std::map<std::string, double>(report.overall.begin(), report.overall.end());
-  };
+  auto found = [&](light::spot::Spotter& spotter) { return spotted_scores(spotter, img, gt, light::eval::Task::DetRec); };
   // (Outlines fitted to the lettering now place all three from the rectangle too, recall 1.0: the
   // rectangle is tested as it came from the detector.)
   light::spot::SpotOptions rectangles;

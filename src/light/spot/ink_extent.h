@@ -1,10 +1,15 @@
-// A spotted word's polygon fitted across to its lettering. The detector's line boxes are a grown
-// probability region: a word cut from one is as high as the line's box, not its letters, and their
-// ratio spreads widely (the log of the height over the drawn polygon's: standard deviation 0.13-0.16
-// on held-out synthetic tiles). A linker reads two words lettered alike as parts of one name, so it
-// reads these differences as lettering. Here each word's upper and lower edges are moved to where its
-// ink begins and ends across the word (rows of the straightened word in which enough of its columns
-// hold ink, around its most inked row), plus a margin, as a person draws a word's outline.
+// A spotted word's outline fitted across to its lettering. The detector's line boxes are a grown
+// probability region: a word cut from one is as high as its line's box, not its letters, and the ratio
+// spreads widely (the log of its height over the drawn outline's: standard deviation 0.13-0.16 on
+// held-out synthetic tiles). A linker reads two words lettered alike as parts of one name, so it reads
+// these differences as lettering. Here a line's upper and lower edges are moved to where its letters
+// begin and end across it: the line straightened with some paper above and below, its ink (darker than
+// halfway between its paper and its darkest), the rows holding at least half the most inked row's ink
+// (the letters' core), and the pieces of ink reaching into that core, each whole (a capital's top, a
+// descender), leaving out what runs off the strip (a line crossing, the next line's letters); plus a
+// margin, as a person draws a word's outline. All the words of a line take its extent, so that words
+// set alike stay alike (fitted word by word, "Badger" with its descender came out 1.5 times as high as
+// "Butte" beside it, and the linker left them apart).
 #pragma once
 #include <optional>
 #include <vector>
@@ -17,8 +22,8 @@ namespace light::spot {
 
 struct InkExtentOptions {
   double look = 0.3;         // the ink is looked for this far beyond each edge (of the word's height)
-  double min_row_ink = 0.05; // a row is lettering where at least this share of the word's columns is ink,
-  double max_row_ink = 0.8;  // and at most this (a rule or a road's edge along the word is not)
+  double min_row_ink = 0.05; // no fit unless the most inked row inside the outline holds this share of its columns,
+  double max_row_ink = 0.8;  // rows holding more are not lettering (a rule or a road's edge along the word)
   double margin = 0.06;      // the edges lie 1 px + this share of the ink's height beyond it
   double min_ratio = 0.6, max_ratio = 1.5;  // a fit is kept only within so many times the height given
   double min_contrast = 40;  // grey levels between the paper and the darkest ink, else no fit
