@@ -89,6 +89,9 @@ struct LinkByModelOptions {
   // Set: instead of the model's: each word's polygon read at this share of its height, about its middle
   // (the output keeps the polygons as given; the bundled model's is 0.8).
   std::optional<double> polygon_height;
+  // A phrase holding one word twice, other words between ("15th Ave. 15th": a name repeated along a
+  // street), is cut at its weakest link between the two; true: kept as decoded.
+  bool keep_repeated_words = false;
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;

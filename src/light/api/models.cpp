@@ -29,6 +29,7 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   o.alignment_prior = options.alignment_prior;
   o.baseline_prior = options.baseline_prior;
   o.polygon_height = options.polygon_height;
+  o.split_repeats = !options.keep_repeated_words;
   return o;
 }
 

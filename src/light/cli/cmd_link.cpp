@@ -21,7 +21,8 @@ void note_unused_options(const CLI::App& cmd, const LinkArgs& a) {
   const std::string why = a.method.empty() ? "" : "--method " + a.method + " (it is the model's)";
   if (!a.method.empty())
     for (const char* o : {"--tokenizer", "--device", "--max-length", "--no-successor-bias", "--no-successor-exponent", "--reading-prior-above",
-                          "--reading-prior-next-line", "--lettering-prior", "--alignment-prior", "--baseline-prior", "--polygon-points", "--polygon-height"})
+                          "--reading-prior-next-line", "--lettering-prior", "--alignment-prior", "--baseline-prior", "--polygon-points", "--polygon-height",
+                          "--keep-repeated-words"})
       if (given(o)) std::fprintf(stderr, "note: %s is not used with %s\n", o, why.c_str());
   if (a.method.empty() && given("--order")) std::fprintf(stderr, "note: --order is not used by a model (it orders the heuristics' phrases)\n");
   if (a.method != "mst" && given("--weights")) std::fprintf(stderr, "note: --weights is not used here (the MST heuristic's edge costs)\n");
@@ -92,6 +93,9 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--polygon-height", args->polygon_height,
                   "The model reads each word's polygon at this share of its height, about its middle; the output keeps "
                   "the polygons as given (default: the model's config; 1: as given)");
+  cmd->add_flag("--keep-repeated-words", args->keep_repeated_words,
+                "Keep a phrase that holds one word twice with other words between (\"15th Ave. 15th\") as the model "
+                "decoded it; by default it is cut at its weakest link between the two (a name repeated along a street)");
   cmd->add_option("--polygon-points", args->polygon_points,
                   "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
                   "polygon_points; docs/commands.md)")

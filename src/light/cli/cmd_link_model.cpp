@@ -31,6 +31,7 @@ void run_link_with_model(const LinkArgs& a) {
   mo.alignment_prior = a.alignment_prior;
   mo.baseline_prior = a.baseline_prior;
   mo.polygon_height = a.polygon_height;
+  mo.split_repeats = !a.keep_repeated_words;
   mo.progress = !a.quiet && a.collection.empty();
   mo.polygon_points = a.polygon_points;
   mo.source = a.words;

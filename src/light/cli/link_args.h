@@ -30,6 +30,7 @@ struct LinkArgs {
   std::vector<double> weights{1.0, 1.0, 1.0};
   int threads = 0;
   bool quiet = false;
+  bool keep_repeated_words = false;  // ModelLinkOptions::split_repeats off
 };
 
 // Checks the output options before any work: a bad --format, --georef without GeoJSON, a missing

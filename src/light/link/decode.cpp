@@ -1,5 +1,6 @@
 #include "light/link/decode.h"
 #include "light/link/paths.h"
+#include "light/link/repeated_words.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,15 +111,24 @@ maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& wo
 }
 
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, data::SparseRows probs,
-                        data::SparseRows bi_probs, int* cycles_broken, const data::SparseRows* link_probs) {
+                        data::SparseRows bi_probs, int* cycles_broken, const data::SparseRows* link_probs, bool split_repeats) {
   const size_t words = tile.word_count();
   if (probs.n != static_cast<int>(word_sources.size()) || bi_probs.n != probs.n) throw Error("link_tile: probabilities for another word count");
   std::vector<std::vector<int>> phrases;
   std::vector<char> placed(words, 0);
   std::vector<double> score(words, -1.0);  // by source word: the probability of its link (-1: none)
   if (!word_sources.empty()) {
-    const Decoded d = decode_successors(std::move(probs), std::move(bi_probs));
+    data::SparseRows decoded_rows;  // the links' strengths where a phrase is cut and link_probs is not given
+    const data::SparseRows* strength = link_probs;
+    if (split_repeats && !strength) strength = &(decoded_rows = probs);
+    Decoded d = decode_successors(std::move(probs), std::move(bi_probs));
     if (cycles_broken) *cycles_broken = d.cycles_broken;
+    if (split_repeats) {
+      const auto flat = flatten(tile);
+      std::vector<std::string> keys;
+      for (const size_t s : word_sources) keys.push_back(repeat_key(flat[s]->text.value_or("")));
+      d.groups = split_repeated_words(d.groups, keys, [strength](int a, int b) { return static_cast<double>(strength->at(a, b)); });
+    }
     for (const auto& g : d.groups) {
       std::vector<int> phrase;
       for (size_t p = 0; p < g.size(); ++p) {

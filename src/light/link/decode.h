@@ -36,7 +36,10 @@ maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& wo
 // `link_probs` (optional, the model's rows before any no-successor bias): each model word of the output
 // then carries "successor_probability", its row's entry for the successor it was linked to (for a
 // phrase's last word: its own entry, the probability of "no successor"), rounded to 4 decimals.
+// `split_repeats`: a phrase holding one word twice, other words between, is cut at its weakest link
+// between them (link/repeated_words.h; the strengths: link_probs' entries, else probs').
 maptext::Tile link_tile(const maptext::Tile& tile, const std::vector<size_t>& word_sources, data::SparseRows probs,
-                        data::SparseRows bi_probs, int* cycles_broken = nullptr, const data::SparseRows* link_probs = nullptr);
+                        data::SparseRows bi_probs, int* cycles_broken = nullptr, const data::SparseRows* link_probs = nullptr,
+                        bool split_repeats = false);
 
 }  // namespace light::link

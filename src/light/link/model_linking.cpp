@@ -28,6 +28,7 @@ struct ModelLinker::Impl {
   DecodingPrior prior;
   data::PolygonPoints polygon_points;
   double polygon_height = 1;
+  bool split_repeats = true;
   std::string source;
   // The polygons as the model reads them: its points (polygon_points), at its share of their height.
   maptext::Tile seen(const maptext::Tile& tile, data::PolygonReport* report = nullptr) const {
@@ -40,6 +41,7 @@ struct ModelLinker::Impl {
         max_length(opt.max_length),
         polygon_points(opt.polygon_points.empty() ? model.config().polygon_points
                                                   : data::parse_polygon_points(opt.polygon_points, "--polygon-points")),
+        split_repeats(opt.split_repeats),
         source(opt.source.empty() ? "words" : opt.source) {
     if (!(std::isfinite(opt.no_successor_bias) && opt.no_successor_bias >= 0 && opt.no_successor_bias <= 1e6))
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
@@ -168,7 +170,7 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
     apply_line_alignment(P, Q, frames, first.successors, {impl_->prior.alignment, impl_->prior.baseline});
   }
   int cycles = 0;
-  maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw);
+  maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw, impl_->split_repeats);
   r.cycles_broken += static_cast<size_t>(cycles);
   ++r.tiles;
   return out;

@@ -23,6 +23,9 @@ struct ModelLinkOptions {
   std::optional<double> lettering_prior;  // set: instead of the config's lettering_prior (decoding_prior.h)
   std::optional<double> alignment_prior, baseline_prior;  // set: instead of the config's (line_alignment.h)
   std::optional<double> polygon_height;  // set: instead of the config's polygon_height (model/config.h)
+  // A phrase holding one word twice, other words between ("15th Ave. 15th"), cut at its weakest link
+  // between them (link/repeated_words.h); false: kept as decoded.
+  bool split_repeats = true;
   bool progress = false;
   // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
   std::string polygon_points;
