@@ -155,16 +155,19 @@ class Linker:
 
     Options as `light link`'s: device ("cpu" | "cuda"), threads (0: all cores), max_length (tokens a
     window), no_successor_bias, no_successor_exponent, reading_prior_above, reading_prior_next_line,
-    lettering_prior, alignment_prior, baseline_prior (None: the model's own), tokenizer (a folder; None: the model's). One Linker is not for two threads
-    at once; give each thread its own.
+    lettering_prior, alignment_prior, baseline_prior, polygon_height (None: the model's own),
+    keep_repeated_words (True: a phrase holding one word twice with other words between is kept as
+    decoded, not cut at its weakest link), tokenizer (a folder; None: the model's). One Linker is not
+    for two threads at once; give each thread its own.
     """
 
     def __init__(self, model=None, *, device="cpu", threads=0, max_length=1000, no_successor_bias=None,
                  no_successor_exponent=None, reading_prior_above=None, reading_prior_next_line=None, lettering_prior=None,
-                 alignment_prior=None, baseline_prior=None, tokenizer=None):
+                 alignment_prior=None, baseline_prior=None, polygon_height=None, keep_repeated_words=False, tokenizer=None):
         self._core = _light.Linker(_path(model) if model else "", device, threads, max_length, no_successor_bias or 0.0,
                                    no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
-                                   alignment_prior, baseline_prior, _path(tokenizer) if tokenizer else "")
+                                   alignment_prior, baseline_prior, polygon_height, bool(keep_repeated_words),
+                                   _path(tokenizer) if tokenizer else "")
         self.report = {}
 
     @property

@@ -180,6 +180,21 @@ def test_a_linker_is_loaded_once_and_gives_the_same_phrases_every_call(tile_word
     assert all(len(g) == 1 for g in ends[0]["groups"])
 
 
+def test_a_phrase_holding_a_word_twice_is_cut_unless_kept_as_light_link_does(tmp_path, tile_words):
+    # A "no successor" bias as small as 1e-4 chains the tile's words into long phrases, one holding a
+    # word twice with other words between ("Lake ... Lake"): cut by default, kept when asked.
+    args = ["link", "--words", TILE_WORDS, "--images", TILE_DIR, "--threads", "2", "--no-successor-bias", "0.0001"]
+    cut = light.Linker(threads=2, no_successor_bias=1e-4).link(tile_words, images=TILE_DIR)
+    kept = light.Linker(threads=2, no_successor_bias=1e-4, keep_repeated_words=True).link(tile_words, images=TILE_DIR)
+    assert cut == cli(tmp_path, *args)
+    assert kept == cli(tmp_path, *args, "--keep-repeated-words")
+    assert len(kept[0]["groups"]) < len(cut[0]["groups"])
+    # polygon_height reaches the model: read at their full height, the words' link scores change
+    full = light.Linker(threads=2, polygon_height=1.0).link(tile_words, images=TILE_DIR)
+    assert full == cli(tmp_path, "link", "--words", TILE_WORDS, "--images", TILE_DIR, "--threads", "2", "--polygon-height", "1")
+    assert full != light.Linker(threads=2).link(tile_words, images=TILE_DIR)
+
+
 def test_the_gil_is_released_while_a_linker_works(tile_words, linker):
     """While the C++ call links (hundreds of milliseconds), another Python thread keeps running: the
     longest pause between its ticks stays far below the call's length (a held GIL would stop it for
