@@ -3,11 +3,13 @@
 # test sets of every scale band and map style (the seeds of score-model.sh, never used in training),
 # with the official metrics: word detection (IoU 0.5), recognition (char accuracy of matched words),
 # and link F after linking the spotted words with the bundled model (detrecedges) beside linking the
-# ground-truth words (detedges). docs/spotter.md holds the result.
+# ground-truth words (detedges), and beside the best any linker could do on the spotted words
+# (scripts/perfect-linker.py). docs/spotter.md holds the result.
 #
 #   bash scripts/score-spotter.sh [SPOTTER] [OUT]     (defaults: models/spotter, build/score-spotter)
 #
 # Writes OUT/table.md. Settings (environment): COUNT=10 tiles a set, THREADS=0, LIGHT=build/light;
+# PYTHON=/usr/bin/python3 (Debian's, with python3-numpy: perfect-linker.py needs numpy);
 # TESSERACT=tesseract (a column is left out when it is not installed: apt install tesseract-ocr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,7 @@ OUT=${2:-build/score-spotter}
 LIGHT=${LIGHT:-build/light}
 COUNT=${COUNT:-10} THREADS=${THREADS:-0}
 TESSERACT=${TESSERACT:-tesseract}
+PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 command -v "$TESSERACT" > /dev/null || TESSERACT=""
 mkdir -p "$OUT"
@@ -53,8 +56,8 @@ metric() {  # EVAL_JSON_LINE KEY -> percent
 }
 
 {
-  echo "| test set | words | spotter: det F / P / R | char acc. | Tesseract: det F | char acc. | link F: spotted words | ground-truth words |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| test set | words | spotter: det F / P / R | char acc. | Tesseract: det F | char acc. | link F: spotted words | spotted, perfect linker | ground-truth words |"
+  echo "|---|---|---|---|---|---|---|---|---|"
 } > "$OUT/table.md"
 i=0
 for s in "${SETS[@]}"; do
@@ -66,6 +69,8 @@ for s in "${SETS[@]}"; do
   det=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/spotted.json" --task detrec | head -1)
   "$LIGHT" link --words "$dir/spotted.json" --images "$dir" -o "$dir/spotted-linked.json" --threads "$THREADS" -q
   e2e=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/spotted-linked.json" --task detrecedges | head -1)
+  "$PYTHON" scripts/perfect-linker.py "$dir/annotations.json" "$dir/spotted.json" "$dir/spotted-perfect.json"
+  best=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/spotted-perfect.json" --task detrecedges | head -1)
   "$LIGHT" link --words "$dir/annotations.json" --images "$dir" -o "$dir/gt-linked.json" --threads "$THREADS" -q
   ref=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/gt-linked.json" --task detedges | head -1)
   tess_f="-" tess_c="-"
@@ -75,7 +80,7 @@ for s in "${SETS[@]}"; do
     tess_f=$(metric "$t" fscore) tess_c=$(metric "$t" char_accuracy)
   fi
   words=$(python3 -c "import json,sys; print(sum(len(g) for t in json.load(open(sys.argv[1])) for g in t['groups']))" "$dir/annotations.json")
-  echo "| $name | $words | $(metric "$det" fscore) / $(metric "$det" precision) / $(metric "$det" recall) | $(metric "$det" char_accuracy) | $tess_f | $tess_c | $(metric "$e2e" edges_fscore) | $(metric "$ref" edges_fscore) |" >> "$OUT/table.md"
+  echo "| $name | $words | $(metric "$det" fscore) / $(metric "$det" precision) / $(metric "$det" recall) | $(metric "$det" char_accuracy) | $tess_f | $tess_c | $(metric "$e2e" edges_fscore) | $(metric "$best" edges_fscore) | $(metric "$ref" edges_fscore) |" >> "$OUT/table.md"
   echo "score-spotter: $name done" >&2
 done
 cat "$OUT/table.md"
