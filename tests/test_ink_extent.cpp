@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "light/spot/ink_extent.h"
+#include "test_util.h"
 
 namespace {
 
@@ -39,13 +40,7 @@ light::image::RgbImage rgb(const cv::Mat& m) {
   return img;
 }
 
-// A 16-point box in MapText order: the lower edge from the start, the upper edge back.
-std::vector<Point> box(double x0, double y0, double x1, double y1) {
-  std::vector<Point> p;
-  for (int k = 0; k < 8; ++k) p.push_back({x0 + (x1 - x0) * k / 7, y1});
-  for (int k = 7; k >= 0; --k) p.push_back({x0 + (x1 - x0) * k / 7, y0});
-  return p;
-}
+std::vector<Point> box(double x0, double y0, double x1, double y1) { return light::test::upright_polygon16(x0, y0, x1, y1); }
 
 }  // namespace
 

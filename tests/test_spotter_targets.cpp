@@ -6,18 +6,13 @@
 
 #include "light/data/detector_targets.h"
 #include "light/data/text_lines.h"
+#include "test_util.h"
 
 using light::maptext::Point;
 namespace data = light::data;
 
 namespace {
-// A 16-point upright word polygon: lower edge (y = y1) left to right, then the upper edge (y = y0) back.
-std::vector<Point> box(double x0, double y0, double x1, double y1) {
-  std::vector<Point> p;
-  for (int k = 0; k < 8; ++k) p.push_back({x0 + (x1 - x0) * k / 7.0, y1});
-  for (int k = 7; k >= 0; --k) p.push_back({x0 + (x1 - x0) * k / 7.0, y0});
-  return p;
-}
+std::vector<Point> box(double x0, double y0, double x1, double y1) { return light::test::upright_polygon16(x0, y0, x1, y1); }
 }  // namespace
 
 TEST(TextLines, WordsRunningOnAlongABaselineShareALineAndTheNextLineStartsANewOne) {

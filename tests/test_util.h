@@ -2,6 +2,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <vector>
 
 #include "light/maptext.h"
 
@@ -17,6 +18,15 @@ inline maptext::Word upright_word(double x0, double y0, double x1, double y1, co
   w.vertices = {{x0, y1}, {x1, y1}, {x1, y0}, {x0, y0}};
   w.text = text;
   return w;
+}
+
+// The box (x0, y0)-(x1, y1) as a 16-point upright word polygon in MapText order: the lower edge
+// (y = y1) left to right, then the upper edge (y = y0) back.
+inline std::vector<maptext::Point> upright_polygon16(double x0, double y0, double x1, double y1) {
+  std::vector<maptext::Point> p;
+  for (int k = 0; k < 8; ++k) p.push_back({x0 + (x1 - x0) * k / 7.0, y1});
+  for (int k = 7; k >= 0; --k) p.push_back({x0 + (x1 - x0) * k / 7.0, y0});
+  return p;
 }
 
 // A fresh empty directory under the system temp folder.
