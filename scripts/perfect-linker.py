@@ -12,6 +12,7 @@ to the ground truth's own linking splits into the spotter's share (100 minus thi
 cells a side over the two words' bounds.
 """
 import json
+import os
 import sys
 
 import numpy as np
@@ -66,11 +67,23 @@ def perfect_tile(gt_tile, spotted):
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
-    gt = json.load(open(sys.argv[1], encoding="utf-8"))
-    spotted = {t["image"]: t["groups"] for t in json.load(open(sys.argv[2], encoding="utf-8"))}
+    gt_path, spotted_path, out_path = sys.argv[1:]
+    for given in (gt_path, spotted_path):
+        if os.path.exists(out_path) and os.path.samefile(given, out_path):
+            sys.exit(f"perfect-linker.py: {out_path}: the output would overwrite an input ({given})")
+    def read(path, what):
+        try:
+            data = json.load(open(path, encoding="utf-8"))
+            return [(t["image"], t["groups"]) for t in data]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"perfect-linker.py: {path}: not MapText {what} (a list of {{image, groups}}): {e}")
+    gt = [{"image": image, "groups": groups} for image, groups in read(gt_path, "ground truth")]
+    spotted = dict(read(spotted_path, "predictions"))
     out = [{"image": t["image"], "groups": perfect_tile(t, spotted.get(t["image"], []))} for t in gt]
-    with open(sys.argv[3], "w", encoding="utf-8") as f:
+    partial = out_path + ".partial"  # written whole, then put in place: never half a file
+    with open(partial, "w", encoding="utf-8") as f:
         json.dump(out, f)
+    os.replace(partial, out_path)
 
 
 if __name__ == "__main__":
