@@ -4,12 +4,14 @@
 # with the official metrics: word detection (IoU 0.5), recognition (char accuracy of matched words),
 # and link F after linking the spotted words with the bundled model (detrecedges) beside linking the
 # ground-truth words (detedges), and beside the best any linker could do on the spotted words
-# (scripts/perfect-linker.py). docs/spotter.md holds the result.
+# (scripts/perfect-linker.py); with 95 % intervals over the tiles for detection F and for the gap
+# between the two links (scripts/tile-intervals.py). docs/spotter.md holds the result.
 #
 #   bash scripts/score-spotter.sh [SPOTTER] [OUT]     (defaults: models/spotter, build/score-spotter)
 #
 # Writes OUT/table.md. Settings (environment): COUNT=10 tiles a set, THREADS=0, LIGHT=build/light;
-# PYTHON=/usr/bin/python3 (Debian's, with python3-numpy: perfect-linker.py needs numpy);
+# PYTHON=/usr/bin/python3 (Debian's, with python3-numpy: perfect-linker.py and tile-intervals.py
+# need numpy);
 # TESSERACT=tesseract (a column is left out when it is not installed: apt install tesseract-ocr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,8 +58,8 @@ metric() {  # EVAL_JSON_LINE KEY -> percent
 }
 
 {
-  echo "| test set | words | spotter: det F / P / R | char acc. | Tesseract: det F | char acc. | link F: spotted words | spotted, perfect linker | ground-truth words |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| test set | words | spotter: det F / P / R | char acc. | Tesseract: det F | char acc. | link F: spotted words | spotted, perfect linker | ground-truth words | 95 % over tiles: det F; gap |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
 } > "$OUT/table.md"
 i=0
 for s in "${SETS[@]}"; do
@@ -79,8 +81,10 @@ for s in "${SETS[@]}"; do
     t=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/tesseract.json" --task detrec | head -1)
     tess_f=$(metric "$t" fscore) tess_c=$(metric "$t" char_accuracy)
   fi
+  iv=$("$PYTHON" scripts/tile-intervals.py "$LIGHT" "$dir/annotations.json" "$dir/spotted.json" "$dir/spotted-linked.json" "$dir/gt-linked.json")
+  iv=$(python3 -c "import json,sys; d=json.loads(sys.argv[1]); print('%.1f-%.1f; %.1f (%.1f-%.1f)' % (*d['det_fscore'][1:], *d['gap']))" "$iv")
   words=$(python3 -c "import json,sys; print(sum(len(g) for t in json.load(open(sys.argv[1])) for g in t['groups']))" "$dir/annotations.json")
-  echo "| $name | $words | $(metric "$det" fscore) / $(metric "$det" precision) / $(metric "$det" recall) | $(metric "$det" char_accuracy) | $tess_f | $tess_c | $(metric "$e2e" edges_fscore) | $(metric "$best" edges_fscore) | $(metric "$ref" edges_fscore) |" >> "$OUT/table.md"
+  echo "| $name | $words | $(metric "$det" fscore) / $(metric "$det" precision) / $(metric "$det" recall) | $(metric "$det" char_accuracy) | $tess_f | $tess_c | $(metric "$e2e" edges_fscore) | $(metric "$best" edges_fscore) | $(metric "$ref" edges_fscore) | $iv |" >> "$OUT/table.md"
   echo "score-spotter: $name done" >&2
 done
 cat "$OUT/table.md"

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""How sure a test set's scores are: 95 % intervals over its tiles (a paired bootstrap).
+
+    python3 scripts/tile-intervals.py LIGHT GT.json SPOTTED.json SPOTTED-LINKED.json GT-LINKED.json
+
+LIGHT is the `light` binary. Each tile is scored alone (`light eval --gt-regex`): word detection of the
+spotted words (detrec: matched, drawn and spotted words, legible ones), their links after linking
+(detrecedges: links right, wrong and missed) and the links of the drawn words linked by the same
+linker (detedges). The set's scores pool those counts, as `light eval` does over the whole set, so they
+equal its numbers. Tiles are then drawn with replacement, as many as the set has, 2,000 times; the
+same draws serve every score, so the gap (drawn words' link F minus spotted words') keeps its pairing.
+Prints one line of JSON: each score and its 2.5th and 97.5th percentiles (in percent).
+
+A set of few tiles whose tiles differ (lettering of 5 px on one, 30 on the next) gives wide intervals:
+docs/spotter.md, "How sure the held-out numbers are".
+"""
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+DRAWS = 2000
+
+
+def tile_eval(light, gt, pred, task, image):
+    """`light eval` on one tile: its metrics and, for link tasks, its counts of links."""
+    pattern = "".join("[.]" if c == "." else c for c in image)  # --gt-regex: the name, literally
+    args = [light, "eval", "--gt", gt, "--pred", pred, "--task", task, "--gt-regex", pattern, "--threads", "1"]
+    if task.endswith("edges"):
+        args.append("--counts")
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines()
+    return json.loads(out[0]), (json.loads(out[1]) if len(out) > 1 else {})
+
+
+def legible(tile):
+    return sum(1 for g in tile["groups"] for w in g if not (w.get("illegible") or w.get("truncated")))
+
+
+def counts(light, gt_path, gt, pred_path, task):
+    """Per tile: (right, drawn, found): matched and legible drawn and spotted words, or links."""
+    rows = []
+    for tile in gt:
+        m, c = tile_eval(light, gt_path, pred_path, task, tile["image"])
+        if task.endswith("edges"):
+            rows.append((c["edges_correct"], c["edges_correct"] + c["edges_missed"], c["edges_correct"] + c["edges_wrong"]))
+        else:  # recall = right / drawn, precision = right / found
+            drawn = legible(tile)
+            right = m["recall"] * drawn
+            rows.append((right, drawn, right / m["precision"] if m["precision"] > 0 else 0.0))
+    return np.array(rows, float)
+
+
+def fscore(rows):
+    right, drawn, found = rows.sum(0)
+    return 2 * right / (drawn + found) if drawn + found > 0 else 0.0
+
+
+def main():
+    if len(sys.argv) != 6:
+        sys.exit(__doc__)
+    light, gt_path, spotted, spotted_linked, gt_linked = sys.argv[1:]
+    try:
+        gt = json.load(open(gt_path, encoding="utf-8"))
+        [t["image"] for t in gt]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"tile-intervals.py: {gt_path}: not MapText ground truth (a list of {{image, groups}}): {e}")
+    det = counts(light, gt_path, gt, spotted, "detrec")
+    linked = counts(light, gt_path, gt, spotted_linked, "detrecedges")
+    drawn = counts(light, gt_path, gt, gt_linked, "detedges")
+    draws = np.random.default_rng(0).integers(0, len(gt), (DRAWS, len(gt)))
+    scores = {
+        "det_fscore": lambda t: fscore(det[t]),
+        "link_fscore_spotted": lambda t: fscore(linked[t]),
+        "link_fscore_drawn": lambda t: fscore(drawn[t]),
+        "gap": lambda t: fscore(drawn[t]) - fscore(linked[t]),
+    }
+    out = {"tiles": len(gt)}
+    everything = np.arange(len(gt))
+    for name, score in scores.items():
+        resampled = np.array([score(t) for t in draws])
+        lo, hi = np.percentile(resampled, [2.5, 97.5])
+        out[name] = [round(100 * score(everything), 1), round(100 * lo, 1), round(100 * hi, 1)]
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
