@@ -29,7 +29,10 @@ def tile_eval(light, gt, pred, task, image):
     args = [light, "eval", "--gt", gt, "--pred", pred, "--task", task, "--gt-regex", pattern, "--threads", "1"]
     if task.endswith("edges"):
         args.append("--counts")
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines()
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"tile-intervals.py: {pred}: light eval --task {task} failed: {run.stderr.strip()}")
+    out = run.stdout.splitlines()
     return json.loads(out[0]), (json.loads(out[1]) if len(out) > 1 else {})
 
 
@@ -40,6 +43,12 @@ def legible(tile):
 def counts(light, gt_path, gt, pred_path, task):
     """Per tile: (right, drawn, found): matched and legible drawn and spotted words, or links."""
     rows = []
+    spotted = {}
+    if not task.endswith("edges"):  # a tile with nothing right: its spotted words, counted whole
+        try:
+            spotted = {t["image"]: sum(len(g) for g in t["groups"]) for t in json.load(open(pred_path, encoding="utf-8"))}
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            sys.exit(f"tile-intervals.py: {pred_path}: not MapText predictions (a list of {{image, groups}}): {e}")
     for tile in gt:
         m, c = tile_eval(light, gt_path, pred_path, task, tile["image"])
         if task.endswith("edges"):
@@ -47,7 +56,7 @@ def counts(light, gt_path, gt, pred_path, task):
         else:  # recall = right / drawn, precision = right / found
             drawn = legible(tile)
             right = m["recall"] * drawn
-            rows.append((right, drawn, right / m["precision"] if m["precision"] > 0 else 0.0))
+            rows.append((right, drawn, right / m["precision"] if m["precision"] > 0 else spotted.get(tile["image"], 0)))
     return np.array(rows, float)
 
 
