@@ -212,6 +212,24 @@ TEST(TextBoxes, ASpacedNameTakesInThePieceAtItsEndButNotTheNextWord) {
   EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 3u);
 }
 
+TEST(TextBoxes, ASpacedNameTakesInANarrowLetterStandingOnItAndTheLettersBeyond) {
+  // "G E O R G I A": 20 px letters 50 px apart along y = 100; the "I" a box 7 px wide and 20 high
+  // (too narrow to be a letter of the chain), and the "A" beyond it. Both join the name.
+  std::vector<TextBox> boxes;
+  for (int k = 0; k < 5; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  boxes.push_back(line_box(290, 100, 7, 20, 0));
+  boxes.push_back(line_box(340, 100, 20, 20, 0));
+  auto out = light::spot::join_spaced_letters(boxes, {});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NEAR(out[0].corners[0].x, 30, 1e-6);
+  EXPECT_NEAR(out[0].length(), 320, 1e-6);  // to x 350, the "A"'s end
+  // Line work standing on the name (7 px wide, three letters high) is no letter of it.
+  boxes[5] = line_box(290, 100, 7, 60, 0);
+  out = light::spot::join_spaced_letters(boxes, {});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_NEAR(out[0].length(), 220, 1e-6);  // "G E O R G", from x 30 to 250
+}
+
 TEST(TextBoxes, JoinPiecesOfALetterSpacedLineButNotALineBelowAFarPieceOrATallerOne) {
   // "MIN" "NES" "OTA": three level boxes 40 x 20 along y = 50, 8 px apart (0.4 of their height).
   auto level = [](double cx, double cy, double len, double high) {

@@ -221,9 +221,11 @@ std::vector<Chain> straight_chains(const std::vector<Letter>& letters, std::vect
 // A chain of three letters or more grows at its ends by the pieces of the same name the detector
 // found otherwise ("T", then "T S" after "M A S S A C H U S E"): boxes not joined and shorter chains,
 // of like height (within 1.5 times the letters' mean short side: a longer box grows more when
-// unclipped), every box's centre on the chain's axis (within a quarter of that height), a box longer
-// than high level with it (10 degrees), no further from its end than 1.3 times its letters' median
-// gap (a name's next word lies further: "C R U Z  C O."). `taken` marks the chains it took in.
+// unclipped; a narrow letter standing on the chain, an "I" too thin to be one of its letters, by its
+// height across the chain, so that "G E O R G I A" is not cut at the "I"), every box's centre on the
+// chain's axis (within a quarter of that height), a box longer than high level with it (10 degrees)
+// unless it is such a letter, no further from its end than 1.3 times its letters' median gap (a
+// name's next word lies further: "C R U Z  C O."). `taken` marks the chains it took in.
 void extend_chain(size_t at, std::vector<Chain>& chains, std::vector<bool>& taken, const std::vector<TextBox>& boxes,
                   std::vector<bool>& joined) {
   Chain& c = chains[at];
@@ -249,15 +251,20 @@ void extend_chain(size_t at, std::vector<Chain>& chains, std::vector<bool>& take
       const TextBox& b = boxes[k];
       if (b.bent()) return false;
       const double shorter = short_side(k), longer = std::max(b.length(), b.height());
+      const Extent e = extent_along(b, c.mx, c.my, ux, uy);
+      double tall = shorter;  // the piece's height across the chain
       if (longer >= 1.5 * shorter) {
         const auto& p = b.corners;
         const bool along = b.length() >= b.height();
         const double bx = (along ? p[1].x - p[0].x : p[3].x - p[0].x) / longer, by = (along ? p[1].y - p[0].y : p[3].y - p[0].y) / longer;
-        if (std::abs(bx * uy - by * ux) > 0.17) return false;  // more than 10 degrees apart
+        const double cross = std::abs(bx * uy - by * ux);
+        // A narrow letter standing on the chain ("I", "l", "1": taller than wide, within 10 degrees
+        // of upright to it) is as high as its long side; any other long box lies along the chain.
+        if (piece.size() == 1 && cross > 0.985) tall = e.thick;
+        else if (cross > 0.17) return false;  // more than 10 degrees apart
       }
-      const Extent e = extent_along(b, c.mx, c.my, ux, uy);
       if (e.across > 0.25 * high) return false;
-      plo = std::min(plo, e.lo), phi = std::max(phi, e.hi), h += shorter / static_cast<double>(piece.size());
+      plo = std::min(plo, e.lo), phi = std::max(phi, e.hi), h += tall / static_cast<double>(piece.size());
     }
     if (h <= 0 || std::max(h, high) > 1.5 * std::min(h, high)) return false;
     const double gap = plo >= hi ? plo - hi : lo - phi;
