@@ -313,6 +313,30 @@ TEST(SpacedWords, WordsSetCloseOrReadOnOneLineOrOffTheAxisStayApart) {
   EXPECT_EQ(light::spot::join_spaced_words(two_lines).size(), 2u);
 }
 
+TEST(SpacedWords, ALetterFoundAloneJoinsATiltedSpacedNameOnItsAxis) {
+  // "U N T Y" at 12 degrees, letters 100 px apart: "NTY" read on a tilted line, the "U" a level box
+  // (a letter found alone in the ink) one pitch before the N. The name's axis is the word's.
+  const double a = 12 * M_PI / 180, ux = std::cos(a), uy = std::sin(a);
+  light::spot::LineWord u;
+  u.line.corners = light::spot::reading_corners(100, 200, 40, 40, 0);
+  u.word.text = "U";
+  u.word.score = 0.99;
+  u.word.first = u.word.last = 0.5;
+  u.read_on = 0;
+  light::spot::LineWord nty;
+  nty.line.corners = light::spot::reading_corners(100 + 200 * ux, 200 + 200 * uy, 260, 40, a);
+  nty.word.text = "NTY";
+  nty.word.score = 0.99;
+  nty.word.first = 30.0 / 260, nty.word.last = 230.0 / 260;
+  nty.read_on = 1;
+  const auto out = light::spot::join_spaced_words({u, nty});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].word.text, "UNTY");
+  // The same letter 25 px (0.6 heights) off the name's axis stays apart.
+  u.line.corners = light::spot::reading_corners(100 - 25 * uy, 200 + 25 * ux, 40, 40, 0);
+  EXPECT_EQ(light::spot::join_spaced_words({u, nty}).size(), 2u);
+}
+
 TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {
   // Upright: a level line, and two pieces of a name rising at 70 degrees ("Cre" and a lone "k").
   const TextBox level = line_box(100, 50, 120, 20, 0);

@@ -49,7 +49,10 @@ bool continues(const Placed& a, const Placed& b, const SpacedWordOptions& o) {
   if (a.letters < 2 && b.letters < 2) return false;  // two letters alone: join_spaced_letters' business
   const double h = (a.height + b.height) / 2;
   if (std::max(a.height, b.height) > o.height * std::min(a.height, b.height)) return false;
-  if (a.ux * b.ux + a.uy * b.uy < std::cos(o.angle * M_PI / 180)) return false;
+  // A single letter has no direction of its own (a letter found alone in the ink is boxed level):
+  // the word's is the axis; two words' directions agree.
+  const Placed& axis = a.letters >= 2 ? a : b;
+  if (a.letters >= 2 && b.letters >= 2 && a.ux * b.ux + a.uy * b.uy < std::cos(o.angle * M_PI / 180)) return false;
   double pitch;
   if (a.letters >= 2 && b.letters >= 2) {
     if (std::max(a.pitch, b.pitch) > 1.4 * std::min(a.pitch, b.pitch)) return false;
@@ -59,7 +62,7 @@ bool continues(const Placed& a, const Placed& b, const SpacedWordOptions& o) {
   }
   if (pitch < o.spaced_pitch * h) return false;
   const double vx = b.first.x - a.last.x, vy = b.first.y - a.last.y;
-  const double along = vx * a.ux + vy * a.uy, across = std::abs(vy * a.ux - vx * a.uy);
+  const double along = vx * axis.ux + vy * axis.uy, across = std::abs(vy * axis.ux - vx * axis.uy);
   return across <= o.axis * h && along >= 0.5 * pitch && along <= o.gap * pitch;
 }
 

@@ -26,7 +26,7 @@ struct SpacedWordOptions {
   // pieces' pitch apart (a space between two spaced words is wider; "S O N  C O." stays two words).
   double gap = 1.3;
   double height = 1.5;  // the pieces' heights within this ratio (the detector's boxes of one name vary)
-  double angle = 10;    // their directions within this many degrees
+  double angle = 10;    // two words' directions within this many degrees (a single letter takes the word's axis)
   double axis = 0.25;   // the next piece's start off the first's axis by at most this many heights
 };
 
