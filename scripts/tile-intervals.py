@@ -3,10 +3,10 @@
 
     python3 scripts/tile-intervals.py LIGHT GT.json SPOTTED.json SPOTTED-LINKED.json GT-LINKED.json
 
-LIGHT is the `light` binary. Each tile is scored alone (`light eval --gt-regex`): word detection of the
-spotted words (detrec: matched, drawn and spotted words, legible ones), their links after linking
-(detrecedges: links right, wrong and missed) and the links of the drawn words linked by the same
-linker (detedges). The set's scores pool those counts, as `light eval` does over the whole set, so they
+LIGHT is the `light` binary. Each tile is scored: word detection of the spotted words (detrec,
+`--per-image`: matched, drawn and spotted words, legible ones), their links after linking
+(detrecedges: links right, wrong and missed, each tile alone with `--gt-regex --counts`) and the links
+of the drawn words linked by the same linker (detedges). The set's scores pool those counts, as `light eval` does over the whole set, so they
 equal its numbers. Tiles are then drawn with replacement, as many as the set has, 2,000 times; the
 same draws serve every score, so the gap (drawn words' link F minus spotted words') keeps its pairing.
 Prints one line of JSON: each score and its 2.5th and 97.5th percentiles (in percent).
@@ -15,48 +15,56 @@ A set of few tiles whose tiles differ (lettering of 5 px on one, 30 on the next)
 docs/spotter.md, "How sure the held-out numbers are".
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 
 DRAWS = 2000
 
 
-def tile_eval(light, gt, pred, task, image):
-    """`light eval` on one tile: its metrics and, for link tasks, its counts of links."""
-    pattern = "".join("[.]" if c == "." else c for c in image)  # --gt-regex: the name, literally
-    args = [light, "eval", "--gt", gt, "--pred", pred, "--task", task, "--gt-regex", pattern, "--threads", "1"]
-    if task.endswith("edges"):
-        args.append("--counts")
-    run = subprocess.run(args, capture_output=True, text=True)
+def run_eval(light, gt, pred, task, *extra):
+    """`light eval`'s output lines, parsed; a file it refuses ends the script, named."""
+    run = subprocess.run([light, "eval", "--gt", gt, "--pred", pred, "--task", task, *extra], capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"tile-intervals.py: {pred}: light eval --task {task} failed: {run.stderr.strip()}")
-    out = run.stdout.splitlines()
-    return json.loads(out[0]), (json.loads(out[1]) if len(out) > 1 else {})
+    return [json.loads(line) for line in run.stdout.splitlines()]
 
 
 def legible(tile):
     return sum(1 for g in tile["groups"] for w in g if not (w.get("illegible") or w.get("truncated")))
 
 
-def counts(light, gt_path, gt, pred_path, task):
-    """Per tile: (right, drawn, found): matched and legible drawn and spotted words, or links."""
+def link_counts(light, gt_path, gt, pred_path, task):
+    """Per tile: (links right, drawn, found), each tile scored alone (`--counts` is set-wide)."""
     rows = []
-    spotted = {}
-    if not task.endswith("edges"):  # a tile with nothing right: its spotted words, counted whole
-        try:
-            spotted = {t["image"]: sum(len(g) for g in t["groups"]) for t in json.load(open(pred_path, encoding="utf-8"))}
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            sys.exit(f"tile-intervals.py: {pred_path}: not MapText predictions (a list of {{image, groups}}): {e}")
     for tile in gt:
-        m, c = tile_eval(light, gt_path, pred_path, task, tile["image"])
-        if task.endswith("edges"):
-            rows.append((c["edges_correct"], c["edges_correct"] + c["edges_missed"], c["edges_correct"] + c["edges_wrong"]))
-        else:  # recall = right / drawn, precision = right / found
-            drawn = legible(tile)
-            right = m["recall"] * drawn
-            rows.append((right, drawn, right / m["precision"] if m["precision"] > 0 else spotted.get(tile["image"], 0)))
+        pattern = "".join("[.]" if c == "." else c for c in tile["image"])  # --gt-regex: the name, literally
+        c = run_eval(light, gt_path, pred_path, task, "--counts", "--gt-regex", pattern, "--threads", "1")[1]
+        rows.append((c["edges_correct"], c["edges_correct"] + c["edges_missed"], c["edges_correct"] + c["edges_wrong"]))
+    return np.array(rows, float)
+
+
+def word_counts(light, gt_path, gt, pred_path):
+    """Per tile: (words right, legible drawn words, spotted words counted), from one --per-image run:
+    recall = right / drawn, precision = right / found."""
+    try:
+        spotted = {t["image"]: sum(len(g) for g in t["groups"]) for t in json.load(open(pred_path, encoding="utf-8"))}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"tile-intervals.py: {pred_path}: not MapText predictions (a list of {{image, groups}}): {e}")
+    with tempfile.TemporaryDirectory() as tmp:
+        per_image = os.path.join(tmp, "per-image.json")
+        run_eval(light, gt_path, pred_path, "detrec", "--per-image", per_image)
+        metrics = json.load(open(per_image, encoding="utf-8"))["images"]
+    rows = []
+    for tile in gt:
+        m = metrics[tile["image"]]
+        drawn = legible(tile)
+        right = m["recall"] * drawn
+        # a tile with nothing right: its spotted words, counted whole
+        rows.append((right, drawn, right / m["precision"] if m["precision"] > 0 else spotted.get(tile["image"], 0)))
     return np.array(rows, float)
 
 
@@ -74,9 +82,9 @@ def main():
         [t["image"] for t in gt]
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"tile-intervals.py: {gt_path}: not MapText ground truth (a list of {{image, groups}}): {e}")
-    det = counts(light, gt_path, gt, spotted, "detrec")
-    linked = counts(light, gt_path, gt, spotted_linked, "detrecedges")
-    drawn = counts(light, gt_path, gt, gt_linked, "detedges")
+    det = word_counts(light, gt_path, gt, spotted)
+    linked = link_counts(light, gt_path, gt, spotted_linked, "detrecedges")
+    drawn = link_counts(light, gt_path, gt, gt_linked, "detedges")
     draws = np.random.default_rng(0).integers(0, len(gt), (DRAWS, len(gt)))
     scores = {
         "det_fscore": lambda t: fscore(det[t]),
