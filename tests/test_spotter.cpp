@@ -7,6 +7,11 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "light/error.h"
 #include "light/data/word_crops.h"
@@ -438,7 +443,7 @@ TEST(TrainSpotter, FineTunesTheRecogniserIntoASpotterFolderAndResumes) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
-TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolder) {
+TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolderKeepingTheBestPixelF) {
   const std::string dir = light::test::temp_dir();
   const std::string gt = light::test::source_path("data/synth-example/annotations.json");
   const std::string images = light::test::source_path("data/synth-example");
@@ -448,13 +453,29 @@ TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolder) {
   auto r = light::test::run_light(common + " --crop 100 --out " + light::test::q(dir + "/bad"));
   light::test::expect_error(r, "--crop");
   EXPECT_FALSE(light::test::file_exists(dir + "/bad"));
-  r = light::test::run_light(common + " --crop 128 --steps 2 --batch-size 2 --max-epochs 1 --out " + light::test::q(dir + "/run"));
+  r = light::test::run_light(common + " --crop 128 --steps 2 --batch-size 2 --max-epochs 2 --out " + light::test::q(dir + "/run"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"best/detector.safetensors", "best/recognizer.safetensors", "best/keys.txt", "last.safetensors", "state.json"})
     EXPECT_TRUE(light::test::file_exists(dir + "/run/" + f)) << f;
-  const std::string log = light::test::read_text(dir + "/run/log.jsonl");
-  EXPECT_NE(log.find("\"epoch\":1"), std::string::npos);
-  EXPECT_NE(log.find("\"val_pixel_f\""), std::string::npos);
+  // The log holds the starting detector's score (epoch 0) and each epoch's; an epoch is the best when
+  // its pixel F betters every earlier one, the start's included (not when its loss is lower).
+  std::vector<nlohmann::json> epochs;
+  std::istringstream log(light::test::read_text(dir + "/run/log.jsonl"));
+  for (std::string line; std::getline(log, line);) epochs.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(epochs.size(), 3u);
+  double best = -1;
+  bool bettered = false;
+  for (size_t e = 0; e < epochs.size(); ++e) {
+    EXPECT_EQ(epochs[e].at("epoch").get<size_t>(), e);
+    const double f = epochs[e].at("val_pixel_f").get<double>();
+    if (e > 0) EXPECT_EQ(epochs[e].at("best").get<bool>(), f > best) << "epoch " << e;
+    bettered |= e > 0 && f > best;
+    best = std::max(best, f);
+  }
+  if (!bettered)  // no epoch bettered the start: best/ holds the starting detector
+    EXPECT_EQ(light::test::read_text(dir + "/run/best/detector.safetensors"),
+              light::test::read_text(light::test::source_path("models/spotter/detector.safetensors")));
+  EXPECT_NEAR(nlohmann::json::parse(light::test::read_text(dir + "/run/state.json")).at("best_pixel_f").get<double>(), best, 1e-12);
   // The recogniser is the starting spotter's, unchanged.
   EXPECT_EQ(light::test::read_text(dir + "/run/best/recognizer.safetensors"),
             light::test::read_text(light::test::source_path("models/spotter/recognizer.safetensors")));

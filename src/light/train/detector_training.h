@@ -5,8 +5,9 @@
 // many background pixels, plus the Dice loss). With `units` "words" the detector learns to find words,
 // as MapText counts them; with "lines", each run of a phrase's words on one line (data::same_line_runs),
 // as the released model finds text. Batch norm keeps its statistics. Each epoch is scored on fixed
-// validation crops (loss; pixel F of the map above 0.3 against the kernels); the best epoch's detector,
-// with the initial spotter's recogniser and dictionary, is a spotter folder.
+// validation crops (loss; pixel F of the map above 0.3 against the kernels); the epoch of the best
+// pixel F (the starting detector's, epoch 0, included), with the initial spotter's recogniser and
+// dictionary, is a spotter folder.
 #pragma once
 #include <string>
 
