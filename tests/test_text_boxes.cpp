@@ -337,6 +337,40 @@ TEST(SpacedWords, ALetterFoundAloneJoinsATiltedSpacedNameOnItsAxis) {
   EXPECT_EQ(light::spot::join_spaced_words({u, nty}).size(), 2u);
 }
 
+TEST(SpacedWords, ARoundGlyphReadAsAFigureBetweenASpacedNamesLettersIsItsO) {
+  // "C O U N T Y", letters 80 px apart, level: "C" and "UNTY" read, the "O" between them read alone as
+  // the figure "0" (as the recogniser reads a lone O as often as not). Joined, it is the letter.
+  auto word = [](double x, double length, const std::string& text, double first, double last, size_t line) {
+    light::spot::LineWord w;
+    w.line.corners = light::spot::reading_corners(x, 200, length, 32, 0);
+    w.word.text = text;
+    w.word.score = 0.99;
+    w.word.first = first, w.word.last = last;
+    w.read_on = line;
+    return w;
+  };
+  const auto c = word(100, 32, "C", 0.5, 0.5, 0), o = word(180, 30, "0", 0.5, 0.5, 1);
+  const auto unty = word(380, 300, "UNTY", 20.0 / 300, 260.0 / 300, 2);
+  auto out = light::spot::join_spaced_words({c, o, unty});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].word.text, "COUNTY");
+  // Among small letters, the small o: "B r o o k", letters 80 px apart from x = 100, read "Br", "0", "ok".
+  const auto o3 = word(260, 30, "0", 0.5, 0.5, 1);
+  auto lower = light::spot::join_spaced_words({word(140, 112, "Br", 16.0 / 112, 96.0 / 112, 0), o3, word(380, 112, "ok", 16.0 / 112, 96.0 / 112, 2)});
+  ASSERT_EQ(lower.size(), 1u);
+  EXPECT_EQ(lower[0].word.text, "Brook");
+  // A figure other than a round one stays a figure, apart: "C" "4" "UNTY" is not a name.
+  const auto four = word(180, 30, "4", 0.5, 0.5, 1);
+  out = light::spot::join_spaced_words({c, four, unty});
+  EXPECT_EQ(out.size(), 3u);
+  // A round glyph off the name's axis (a settlement's circle below it) stays apart.
+  auto below = o;
+  below.line.corners = light::spot::reading_corners(180, 240, 30, 30, 0);
+  out = light::spot::join_spaced_words({c, below, unty});
+  ASSERT_EQ(out.size(), 3u);
+  for (const auto& w : out) EXPECT_NE(w.word.text, "COUNTY");
+}
+
 TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {
   // Upright: a level line, and two pieces of a name rising at 70 degrees ("Cre" and a lone "k").
   const TextBox level = line_box(100, 50, 120, 20, 0);

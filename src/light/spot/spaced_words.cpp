@@ -21,14 +21,21 @@ struct Placed {
   double ux = 1, uy = 0, height = 0;
   double pitch = 0;   // centre to centre (0 for a single letter)
   size_t letters = 0;  // characters (letters, full stops, apostrophes)
+  bool round = false;  // a round glyph read alone as a figure or a symbol ("0", "°"): an O, if it joins
 };
+
+// A round glyph read alone as a figure or a symbol: the recogniser reads a spaced name's lone "O" as
+// the figure 0 as often as not (a letter alone, no word about it to say which), and a settlement's
+// circle reads the same. (Read as the letter, "O" or "o", it joins as any letter, as read.)
+bool round_glyph(const std::u32string& t) { return t.size() == 1 && (t[0] == U'0' || t[0] == U'\u00b0'); }
 
 // Words of letters (a full stop or an apostrophe among them) on a straight line; nothing else joins.
 std::optional<Placed> place(const LineWord& w) {
   if (w.line.bent()) return std::nullopt;
   const std::u32string t = utf8_decode(w.word.text);
-  if (t.empty() || !std::all_of(t.begin(), t.end(), [](char32_t c) { return is_letter(c) || c == U'.' || c == U'\''; }) ||
-      !std::any_of(t.begin(), t.end(), [](char32_t c) { return is_letter(c); }))
+  const bool round = round_glyph(t);
+  if (!round && (t.empty() || !std::all_of(t.begin(), t.end(), [](char32_t c) { return is_letter(c) || c == U'.' || c == U'\''; }) ||
+                 !std::any_of(t.begin(), t.end(), [](char32_t c) { return is_letter(c); })))
     return std::nullopt;
   const auto& c = w.line.corners;  // start-top, end-top, end-bottom, start-bottom
   const Point s = lerp(c[0], c[3], 0.5), e = lerp(c[1], c[2], 0.5);
@@ -38,6 +45,7 @@ std::optional<Placed> place(const LineWord& w) {
   p.ux = (e.x - s.x) / length, p.uy = (e.y - s.y) / length;
   p.height = w.line.height();
   p.letters = t.size();
+  p.round = round;
   p.first = lerp(s, e, w.word.first);
   p.last = lerp(s, e, w.word.last);
   if (p.letters >= 2) p.pitch = length * (w.word.last - w.word.first) / static_cast<double>(p.letters - 1);
@@ -117,6 +125,9 @@ std::vector<LineWord> join_spaced_words(std::vector<LineWord> words, const Space
       ++i;
       continue;
     }
+    // A round glyph joined to a spaced name is its letter O, a capital among capitals.
+    for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}})
+      if (placed[x]->round) words[x].word.text = is_upper(words[y].word.text) ? "O" : "o";
     words[a] = joined(words[a], words[b]);
     placed[a] = place(words[a]);
     words.erase(words.begin() + static_cast<long>(b));
