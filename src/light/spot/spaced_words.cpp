@@ -125,7 +125,7 @@ std::vector<LineWord> join_spaced_words(std::vector<LineWord> words, const Space
       ++i;
       continue;
     }
-    // A round glyph joined to a spaced name is its letter O, a capital among capitals.
+    // A round glyph joined to a spaced name is its letter O: a capital among capitals, else an "o".
     for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}})
       if (placed[x]->round) words[x].word.text = is_upper(words[y].word.text) ? "O" : "o";
     words[a] = joined(words[a], words[b]);
