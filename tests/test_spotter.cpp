@@ -484,4 +484,37 @@ TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolderKeepingThe
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+TEST(TrainSpotter, MakesTheDetectorsCropsOnThreadsKeepsEachEpochAndStopsOnAnUnreadableTile) {
+  const std::string dir = light::test::temp_dir();
+  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
+  const std::string images = light::test::source_path("data/synth-example");
+  const std::string val = " --val " + light::test::q(gt) + " --val-images " + light::test::q(images);
+  const std::string common = "train-spotter --part detector --crop 128 --steps 2 --batch-size 2 --threads 1 -q" + val;
+  // A word height that is not A-B in px is refused, nothing written.
+  auto r = light::test::run_light(common + " --train " + light::test::q(gt) + " --train-images " + light::test::q(images) +
+                                  " --word-height 16-4O --out " + light::test::q(dir + "/bad"));
+  light::test::expect_error(r, "--word-height");
+  EXPECT_FALSE(light::test::file_exists(dir + "/bad"));
+  // Crops made by two threads, thinner kernels, words 20-40 px: each epoch's weights kept, the last
+  // the run's last.
+  r = light::test::run_light(common + " --train " + light::test::q(gt) + " --train-images " + light::test::q(images) +
+                             " --data-threads 2 --keep-epochs --kernel-unclip 2.33 --word-height 20-40 --max-epochs 2 --out " +
+                             light::test::q(dir + "/run"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"epoch-1.safetensors", "epoch-2.safetensors", "best/detector.safetensors"})
+    EXPECT_TRUE(light::test::file_exists(dir + "/run/" + f)) << f;
+  EXPECT_EQ(light::test::read_text(dir + "/run/epoch-2.safetensors"), light::test::read_text(dir + "/run/last.safetensors"));
+  EXPECT_NE(light::test::read_text(dir + "/run/epoch-1.safetensors"), light::test::read_text(dir + "/run/epoch-2.safetensors"));
+  // A training tile that is no image stops the run before it starts, with the tile's name, exit 1, no
+  // run written.
+  std::filesystem::create_directories(dir + "/broken");
+  for (const auto& tile : light::maptext::read_maptext(gt, {light::maptext::Kind::GroundTruth}))
+    light::test::write_text(dir + "/broken/" + std::filesystem::path(tile.image).filename().string(), "not a PNG");
+  r = light::test::run_light(common + " --train " + light::test::q(gt) + " --train-images " + light::test::q(dir + "/broken") +
+                             " --data-threads 2 --out " + light::test::q(dir + "/run2"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("broken"), std::string::npos) << r.err;
+  EXPECT_FALSE(light::test::file_exists(dir + "/run2"));
+}
+
 }  // namespace

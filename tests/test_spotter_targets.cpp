@@ -62,6 +62,23 @@ TEST(DetectorTargets, AWordIsShrunkByDBsDistanceInItsOwnFrame) {
   EXPECT_NEAR(tiny[0].x, 4, 1e-9);
 }
 
+TEST(DetectorTargets, AKernelGrownBackByTheSpottersUnclipIsTheWordItself) {
+  // 100 x 20 shrunk by d: (100 - 2d) x (20 - 2d); grown back by 1.5 x area / perimeter = d when
+  // 14 d^2 - 600 d + 3000 = 0: d = (600 - sqrt(192000)) / 28 = 5.7794 (DB's own distance is 7).
+  const auto p = box(10, 10, 110, 30);
+  const double d = data::unclip_inverse_distance(p, 1.5);
+  EXPECT_NEAR(d, (600 - std::sqrt(192000.0)) / 28, 1e-6);
+  const double w = 100 - 2 * d, h = 20 - 2 * d;
+  EXPECT_NEAR(1.5 * w * h / (2 * (w + h)), d, 1e-6);
+  // A long line's kernel is 0.4 of its height thick (DB's: 0.2, the 40 % floor).
+  const double line = data::unclip_inverse_distance(box(0, 0, 2000, 10), 1.5);
+  EXPECT_NEAR(10 - 2 * line, 4.0, 0.05);
+  // In the targets: row 16 is inside the unclip kernel (rows 16-24) and outside DB's (17-23).
+  auto row16 = [&](double unclip) { return data::detector_targets({p}, {false}, 120, 40, 4.0, unclip).text[16 * 120 + 60]; };
+  EXPECT_EQ(row16(1.5), 1);
+  EXPECT_EQ(row16(0), 0);
+}
+
 TEST(DetectorTargets, KernelsOfWordsASpaceApartStayApartAndIllegibleWordsAreMaskedOut) {
   // Two words 20 high with a 6 px space, and an illegible word below.
   const auto t = data::detector_targets({box(10, 10, 110, 30), box(116, 10, 216, 30), box(10, 50, 60, 70)}, {false, false, true}, 240, 80);

@@ -2,8 +2,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "light/cli/commands.h"
+#include "light/error.h"
 #include "light/spot/spotter.h"
 #include "light/train/detector_training.h"
 #include "light/train/recognizer_training.h"
@@ -30,6 +32,16 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_option("--units", *units,
                   "words | lines (a phrase's words on one line): what the recogniser reads (default lines) or the detector finds (default words)")
       ->check(CLI::IsMember({"lines", "words"}));
+  cmd->add_option("--kernel-unclip", d->kernel_unclip,
+                  "Detector: kernels the post-processing's growth by R x area / perimeter turns back into the words (1.5: the spotter's own, "
+                  "0.4 of a line's height; larger, thinner); 0: DB's own (0.2)")
+      ->capture_default_str();
+  cmd->add_option("--data-threads", d->data_threads, "Detector: threads making training crops ahead of the steps (1: reproducible)")
+      ->capture_default_str();
+  cmd->add_flag("--keep-epochs", d->keep_epochs, "Detector: keep each epoch's weights as epoch-N.safetensors");
+  cmd->add_option("--device", d->device, "Detector: cpu | cuda")->capture_default_str();
+  auto word_height = std::make_shared<std::string>();
+  cmd->add_option("--word-height", *word_height, "Detector: a crop's median word height in px, A-B, drawn per crop evenly on a log scale (default 16-48)");
   cmd->add_option("--crop", d->crop, "Detector: the side of a training crop, px (a multiple of 32)")->capture_default_str();
   cmd->add_option("--steps", d->steps, "Detector: steps an epoch (crops from random tiles)")->capture_default_str();
   cmd->add_option("--max-epochs", a->epochs, "Epochs")->capture_default_str();
@@ -41,7 +53,7 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("--resume", a->resume, "Continue the run in --out after its last finished epoch");
   cmd->add_flag_callback("-q,--quiet", [a] { a->progress = false; }, "No progress");
-  cmd->callback([a, d, part, units, cmd] {
+  cmd->callback([a, d, part, units, word_height, cmd] {
     if (a->spotter_dir.empty()) a->spotter_dir = spot::default_spotter_dir();
     if (*part == "detector") {
       d->train_json = a->train_json, d->train_images = a->train_images, d->val_json = a->val_json, d->val_images = a->val_images;
@@ -49,6 +61,23 @@ void add_train_spotter_command(CLI::App& app) {
       if (cmd->count("--batch-size") > 0) d->batch_size = a->batch_size;  // else the detector's own (4 crops)
       d->lr = a->lr, d->seed = a->seed, d->threads = a->threads, d->resume = a->resume, d->progress = a->progress;
       if (!units->empty()) d->units = *units;
+      if (!word_height->empty()) {
+        // "A-B" or "A": numbers whole, nothing after them.
+        auto number = [&](const std::string& t) {
+          size_t used = 0;
+          double v = 0;
+          try {
+            v = std::stod(t, &used);
+          } catch (const std::exception&) {
+            used = 0;
+          }
+          if (t.empty() || used != t.size()) throw Error("--word-height: expected A-B in px, got \"" + *word_height + "\"");
+          return v;
+        };
+        const size_t dash = word_height->find('-');
+        d->min_word_height = number(word_height->substr(0, dash));
+        d->max_word_height = dash == std::string::npos ? d->min_word_height : number(word_height->substr(dash + 1));
+      }
       const train::DetectorScore s = train::train_detector(*d);
       std::fprintf(stderr, "train-spotter: best validation: loss %.4f, pixel F %.3f -> %s/best\n", s.loss, s.pixel_f, a->out_dir.c_str());
       return;

@@ -25,6 +25,22 @@ double db_shrink_distance(const std::vector<Point>& p, double ratio) {
   return perimeter > 0 ? geometry::area(p) * (1 - ratio * ratio) / perimeter : 0.0;
 }
 
+double unclip_inverse_distance(const std::vector<Point>& p, double unclip_ratio) {
+  double perimeter = 0;
+  for (size_t i = 0; i < p.size(); ++i) perimeter += dist(p[i], p[(i + 1) % p.size()]);
+  const double a = geometry::area(p);
+  if (perimeter <= 0 || a <= 0) return 0.0;
+  // The kernel of a polygon shrunk by d (taken as a rectangle's: area A - d L + 4 d^2, perimeter
+  // L - 8 d) grows back by unclip_ratio * area / perimeter; the d at which that growth is d itself.
+  // f(d) = d - growth(d) rises with d: bisection between 0 and the narrower side's half.
+  const double most = std::min(a / perimeter * 2, perimeter / 8) * 0.999;
+  auto f = [&](double d) { return d - unclip_ratio * std::max(0.0, a - d * perimeter + 4 * d * d) / std::max(1e-9, perimeter - 8 * d); };
+  double lo = 0, hi = most;
+  if (f(hi) < 0) return hi;
+  for (int i = 0; i < 60; ++i) (f((lo + hi) / 2) < 0 ? lo : hi) = (lo + hi) / 2;
+  return (lo + hi) / 2;
+}
+
 std::vector<Point> shrink_word_polygon(const std::vector<Point>& p, double d) {
   check(p);
   const size_t n = p.size(), half = n / 2;
@@ -53,7 +69,7 @@ std::vector<Point> shrink_word_polygon(const std::vector<Point>& p, double d) {
 }
 
 DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons, const std::vector<bool>& ignore, int width, int height,
-                                 double min_height) {
+                                 double min_height, double unclip_ratio) {
   if (polygons.size() != ignore.size()) throw Error("detector targets: one ignore flag a polygon");
   DetectorTargets t;
   t.width = width;
@@ -71,7 +87,7 @@ DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons
       cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pts(p)}, cv::Scalar(0));
       continue;
     }
-    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pts(shrink_word_polygon(p, db_shrink_distance(p)))}, cv::Scalar(1));
+    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pts(shrink_word_polygon(p, unclip_ratio > 0 ? unclip_inverse_distance(p, unclip_ratio) : db_shrink_distance(p)))}, cv::Scalar(1));
   }
   t.text.assign(text.datastart, text.dataend);
   t.mask.assign(mask.datastart, mask.dataend);

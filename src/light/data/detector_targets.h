@@ -19,6 +19,12 @@ std::vector<maptext::Point> shrink_word_polygon(const std::vector<maptext::Point
 // DB's shrink distance of a polygon: A (1 - ratio^2) / L.
 double db_shrink_distance(const std::vector<maptext::Point>& polygon, double ratio = 0.4);
 
+// The distance a polygon is shrunk by so that the spotter's post-processing, which grows a kernel by
+// `unclip_ratio` x its area / its perimeter on every side (spot::TextBoxOptions::unclip_ratio), gives
+// the polygon back: about 0.3 of a long line's height at 1.5, where DB's distance (0.42) leaves a kernel
+// half as thick as the one the released detector draws.
+double unclip_inverse_distance(const std::vector<maptext::Point>& polygon, double unclip_ratio = 1.5);
+
 struct DetectorTargets {
   int width = 0, height = 0;
   std::vector<uint8_t> text;  // 1 inside a word's kernel (row-major)
@@ -26,9 +32,10 @@ struct DetectorTargets {
 };
 
 // Targets for a crop of `width` x `height` px, the polygons in its pixels. A word lower than
-// `min_height` px is masked rather than drawn.
+// `min_height` px is masked rather than drawn. Kernels are shrunk by unclip_inverse_distance at
+// `unclip_ratio`, or by DB's distance where it is 0.
 DetectorTargets detector_targets(const std::vector<std::vector<maptext::Point>>& polygons, const std::vector<bool>& ignore, int width,
-                                 int height, double min_height = 4.0);
+                                 int height, double min_height = 4.0, double unclip_ratio = 0);
 
 // The detector's input for RGB pixels `w` x `h` padded to `pw` x `ph` (multiples of 32): BGR planes
 // normalised with ImageNet's mean and standard deviation, the padding 0 (the mean); `planes` holds

@@ -3,10 +3,17 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <exception>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +52,10 @@ std::vector<TileRegions> load_regions(const std::string& json, const std::string
   for (const auto& tile : data) {
     TileRegions t;
     t.image = data::find_tile_image(images, tile.image);
+    // Every tile is read before the run starts, so that an unreadable one stops it with no run written.
+    const auto [w, h] = image::image_size(t.image);
+    if (static_cast<uint64_t>(w) * static_cast<uint64_t>(h) > image::kMaxImagePixels)
+      throw Error(t.image + ": " + std::to_string(w) + " x " + std::to_string(h) + " px, more than a training tile may have");
     std::vector<double> heights;
     for (const auto& g : tile.groups) {
       std::vector<std::vector<Point>> legible;  // a run of legible words, cut at an illegible one
@@ -81,6 +92,14 @@ std::vector<TileRegions> load_regions(const std::string& json, const std::string
   return out;
 }
 
+// A crop's median word height, drawn evenly on a log scale: a range of 16-128 px gives 16-32 as many
+// crops as 64-128.
+struct LogUniform {
+  std::uniform_real_distribution<double> log_height;
+  LogUniform(double low, double high) : log_height(std::log(low), std::log(high)) {}
+  double operator()(std::mt19937_64& rng) { return std::exp(log_height(rng)); }
+};
+
 struct Crop {
   std::vector<float> planes;  // [3, S, S]
   data::DetectorTargets targets;
@@ -88,7 +107,7 @@ struct Crop {
 
 // A crop of S x S px of a tile scaled so that its median word is `word_height` px high, centred near a
 // random word (or anywhere, one time in four).
-Crop make_crop(const TileRegions& t, const image::RgbImage& img, int S, double word_height, std::mt19937_64& rng) {
+Crop make_crop(const TileRegions& t, const image::RgbImage& img, int S, double word_height, double unclip_ratio, std::mt19937_64& rng) {
   const double scale = std::clamp(word_height / std::max(1.0, t.median_height), 0.2, 4.0);
   const double side = S / scale;  // the crop's side in the tile's pixels
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -121,7 +140,7 @@ Crop make_crop(const TileRegions& t, const image::RgbImage& img, int S, double w
   Crop c;
   c.planes.resize(static_cast<size_t>(3) * S * S);
   data::detector_planes(part.rgb.data(), S, S, static_cast<size_t>(S) * 3, S, S, c.planes.data());
-  c.targets = data::detector_targets(polygons, ignore, S, S);
+  c.targets = data::detector_targets(polygons, ignore, S, S, 4.0, unclip_ratio);
   return c;
 }
 
@@ -152,7 +171,8 @@ Losses db_losses(const torch::Tensor& logits, const torch::Tensor& gt, const tor
   return l;
 }
 
-torch::Tensor stack_planes(const std::vector<const Crop*>& batch, int S, bool targets_wanted, torch::Tensor* gt, torch::Tensor* mask) {
+torch::Tensor stack_planes(const std::vector<const Crop*>& batch, int S, bool targets_wanted, torch::Tensor* gt, torch::Tensor* mask,
+                           const c10::Device& device) {
   const int64_t b = static_cast<int64_t>(batch.size());
   torch::Tensor x = torch::empty({b, 3, S, S});
   if (targets_wanted) {
@@ -169,10 +189,73 @@ torch::Tensor stack_planes(const std::vector<const Crop*>& batch, int S, bool ta
       m[k] = batch[i]->targets.mask[k];
     }
   }
-  return x;
+  if (targets_wanted) {
+    *gt = gt->to(device);
+    *mask = mask->to(device);
+  }
+  return x.to(device);
 }
 
-DetectorScore score(model::TextDetectorImpl& det, const std::vector<Crop>& val, int S, int batch_size) {
+// Training crops made by `threads` workers ahead of the steps, each from its own random stream: a
+// decoded tile gives two crops (a tile's image is read for every crop otherwise).
+class CropQueue {
+ public:
+  CropQueue(const std::vector<TileRegions>& tiles, int S, double min_h, double max_h, double unclip, int threads, uint64_t seed)
+      : cap_(static_cast<size_t>(threads) * 4) {
+    for (int w = 0; w < threads; ++w)
+      workers_.emplace_back([this, &tiles, S, min_h, max_h, unclip, w, seed] {
+        std::mt19937_64 rng(seed * 7919 + static_cast<uint64_t>(w));
+        LogUniform height(min_h, max_h);
+        std::uniform_int_distribution<size_t> pick(0, tiles.size() - 1);
+        try {
+          while (!stop_) {
+            const TileRegions& t = tiles[pick(rng)];
+            const image::RgbImage img = image::read_rgb(t.image);
+            for (int k = 0; k < 2 && !stop_; ++k) {
+              Crop c = make_crop(t, img, S, height(rng), unclip, rng);
+              std::unique_lock<std::mutex> lock(m_);
+              room_.wait(lock, [this] { return stop_ || q_.size() < cap_; });
+              if (stop_) return;
+              q_.push_back(std::move(c));
+              ready_.notify_one();
+            }
+          }
+        } catch (...) {  // an unreadable tile: the training stops with its error
+          std::lock_guard<std::mutex> lock(m_);
+          if (!error_) error_ = std::current_exception();
+          ready_.notify_all();
+        }
+      });
+  }
+  ~CropQueue() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    room_.notify_all();
+    for (auto& t : workers_) t.join();
+  }
+  Crop pop() {
+    std::unique_lock<std::mutex> lock(m_);
+    ready_.wait(lock, [this] { return !q_.empty() || error_; });
+    if (error_) std::rethrow_exception(error_);
+    Crop c = std::move(q_.front());
+    q_.pop_front();
+    room_.notify_one();
+    return c;
+  }
+
+ private:
+  size_t cap_;
+  std::mutex m_;
+  std::condition_variable room_, ready_;
+  std::deque<Crop> q_;
+  std::exception_ptr error_;
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> workers_;
+};
+
+DetectorScore score(model::TextDetectorImpl& det, const std::vector<Crop>& val, int S, int batch_size, const c10::Device& device) {
   torch::NoGradGuard no_grad;
   DetectorScore s;
   double tp = 0, fp = 0, fn = 0;
@@ -181,7 +264,7 @@ DetectorScore score(model::TextDetectorImpl& det, const std::vector<Crop>& val, 
     std::vector<const Crop*> batch;
     for (size_t i = at; i < std::min(val.size(), at + static_cast<size_t>(batch_size)); ++i) batch.push_back(&val[i]);
     torch::Tensor gt, mask;
-    const torch::Tensor x = stack_planes(batch, S, true, &gt, &mask);
+    const torch::Tensor x = stack_planes(batch, S, true, &gt, &mask, device);
     const Losses l = db_losses(det.logits(x), gt, mask);
     s.loss += l.loss.item<double>();
     tp += l.tp;
@@ -201,9 +284,16 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   if (o.epochs < 1 || o.batch_size < 1 || o.steps < 1) throw Error("--max-epochs, --batch-size and --steps: expected at least 1");
   if (o.crop < 64 || o.crop > 2048 || o.crop % 32) throw Error("--crop: expected a multiple of 32 from 64 to 2048, got " + std::to_string(o.crop));
   if (o.units != "lines" && o.units != "words") throw Error("--units: expected lines or words, got \"" + o.units + "\"");
+  if (!(o.kernel_unclip >= 0 && o.kernel_unclip <= 10)) throw Error("--kernel-unclip: expected 0 to 10");
+  if (o.data_threads < 1) throw Error("--data-threads: expected at least 1");
+  if (!(o.min_word_height >= 4 && o.max_word_height >= o.min_word_height && o.max_word_height <= 200))
+    throw Error("--word-height: expected A-B with 4 <= A <= B <= 200 px");
+  const double unclip = o.kernel_unclip;
+  const c10::Device device = model::pick_device(o.device);
   const fs::path out(o.out_dir);
   model::set_threads(o.threads);
   model::TextDetector det = model::load_text_detector(o.spotter_dir + "/detector.safetensors");
+  det->to(device);
   const bool lines = o.units == "lines";
   const std::vector<TileRegions> train = load_regions(o.train_json, o.train_images, lines);
   const std::vector<TileRegions> val_tiles = load_regions(o.val_json, o.val_images, lines);
@@ -211,10 +301,10 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   std::vector<Crop> val;
   {
     std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> height(o.min_word_height, o.max_word_height);
+    LogUniform height(o.min_word_height, o.max_word_height);
     for (int i = 0; i < o.val_crops; ++i) {
       const TileRegions& t = val_tiles[static_cast<size_t>(i) % val_tiles.size()];
-      val.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), rng));
+      val.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), unclip, rng));
     }
   }
   int first_epoch = 1;
@@ -226,15 +316,20 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   } else {
     start_spotter_run(o.spotter_dir, o.out_dir);
     det->eval();
-    best = score(*det, val, o.crop, o.batch_size);
+    best = score(*det, val, o.crop, o.batch_size, device);
     if (o.progress) std::fprintf(stderr, "epoch 0: validation %zu crops: loss %.4f, pixel F %.3f\n", val.size(), best.loss, best.pixel_f);
     append_run_log(o.out_dir, nlohmann::json{{"epoch", 0}, {"val_loss", best.loss}, {"val_pixel_f", best.pixel_f}}.dump());
   }
+  det->to(device);
   det->eval();  // batch norm keeps its statistics; every weight learns
   torch::optim::Adam opt(det->parameters(), torch::optim::AdamOptions(o.lr));
   std::mt19937_64 rng(static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
-  std::uniform_real_distribution<double> height(o.min_word_height, o.max_word_height);
+  LogUniform height(o.min_word_height, o.max_word_height);
   std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
+  std::unique_ptr<CropQueue> queue;
+  if (o.data_threads > 1)
+    queue = std::make_unique<CropQueue>(train, o.crop, o.min_word_height, o.max_word_height, unclip, o.data_threads,
+                                        static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
   for (int epoch = first_epoch; epoch <= o.epochs; ++epoch) {
     Progress bar("epoch " + std::to_string(epoch), static_cast<size_t>(o.steps), "steps");
     if (!o.progress) bar.finish();
@@ -242,13 +337,17 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
     for (int step = 0; step < o.steps; ++step) {
       std::vector<Crop> crops;
       for (int i = 0; i < o.batch_size; ++i) {
+        if (queue) {
+          crops.push_back(queue->pop());
+          continue;
+        }
         const TileRegions& t = train[pick(rng)];
-        crops.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), rng));
+        crops.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), unclip, rng));
       }
       std::vector<const Crop*> batch;
       for (const auto& c : crops) batch.push_back(&c);
       torch::Tensor gt, mask;
-      const torch::Tensor x = stack_planes(batch, o.crop, true, &gt, &mask);
+      const torch::Tensor x = stack_planes(batch, o.crop, true, &gt, &mask, device);
       const Losses l = db_losses(det->logits(x), gt, mask);
       opt.zero_grad();
       l.loss.backward();
@@ -258,7 +357,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
       if (o.progress) bar.add();
     }
     if (o.progress) bar.finish();
-    const DetectorScore s = score(*det, val, o.crop, o.batch_size);
+    const DetectorScore s = score(*det, val, o.crop, o.batch_size, device);
     // The best by pixel F, not by loss: trained to thicker kernels, the loss (over the hardest
     // background pixels) kept falling while the maps' regions thickened and the spotter's word
     // detection fell from 92.5 to 85.3 (docs/spotter.md).
@@ -268,6 +367,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
       model::write_state(*det, (out / "best" / "detector.safetensors").string(), {{"fine_tuned_from", o.spotter_dir}, {"units", o.units}});
     }
     model::write_state(*det, (out / "last.safetensors").string());
+    if (o.keep_epochs) model::write_state(*det, (out / ("epoch-" + std::to_string(epoch) + ".safetensors")).string());
     write_file_atomic((out / "state.json").string(),
                       nlohmann::json{{"epoch", epoch}, {"best_loss", best.loss}, {"best_pixel_f", best.pixel_f}}.dump());
     const nlohmann::json line{{"epoch", epoch}, {"train_loss", loss_sum / o.steps}, {"val_loss", s.loss}, {"val_pixel_f", s.pixel_f}, {"best", better}};

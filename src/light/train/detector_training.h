@@ -18,9 +18,17 @@ struct DetectorTrainOptions {
   std::string spotter_dir;  // the spotter to start from (detector.safetensors, recognizer.safetensors, keys.txt)
   std::string out_dir;      // the run: best/ (a spotter folder), last.safetensors, log.jsonl, state.json
   std::string units = "words";
+  // Kernels: shrunk so that the post-processing's growth by `kernel_unclip` x area / perimeter gives
+  // the region back (data::unclip_inverse_distance: 1.5, the spotter's own growth, makes a long line's
+  // kernel 0.4 of its height, as thick as the released detector draws; larger, thinner), or by DB's
+  // own distance (0.2 of the height) where it is 0.
+  double kernel_unclip = 0;
+  std::string device = "cpu";
+  int data_threads = 1;       // threads making crops (1: in step with training, reproducible)
+  bool keep_epochs = false;   // each epoch's detector kept as epoch-N.safetensors
   int epochs = 3, batch_size = 4, crop = 512, steps = 250, val_crops = 64, threads = 0, seed = 1;
   double lr = 1e-4;
-  double min_word_height = 16, max_word_height = 48;  // a crop's median word height, px (uniform)
+  double min_word_height = 16, max_word_height = 48;  // a crop's median word height, px (even on a log scale)
   bool resume = false;
   bool progress = true;
 };
