@@ -18,19 +18,7 @@ OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-1600} VAL=${VAL:-40} EPOCHS=$
 BATCH=${BATCH:-4} HEAD=${HEAD:-pairwise} LR=${LR:-3e-4} WARMUP=${WARMUP:-300} EXTRA=${EXTRA:---focal-self-target}
 D=/tmp/light-train; mkdir -p $D
 log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
-if [ -z "$LIGHT_FULL" ]; then
-  mkdir -p /tmp/root && tar xJf .gpudeps/deps.tar.xz -C /tmp/root
-  cp -an /tmp/root/usr/. /usr/ 2>/dev/null; cp -an /tmp/root/etc/. /etc/ 2>/dev/null
-  cp -n .gpudeps/extra/libGL* .gpudeps/extra/libjpeg.so.62 /usr/lib/x86_64-linux-gnu/; cp -f .gpudeps/extra/libopencv_imgcodecs.so.4.6.0 /usr/lib/x86_64-linux-gnu/; ldconfig
-  TD=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')/Torch
-  export PATH=/usr/local/cuda/bin:$PATH
-  log "unpacked; configuring"
-  cmake -S . -B /tmp/b -G Ninja -DCMAKE_BUILD_TYPE=Release -DTorch_DIR=$TD -DLIGHT_GDAL=OFF -DLIGHT_BUILD_TESTS=OFF \
-    -DLIGHT_BUILD_BENCH=OFF > $OUT/cmake.log 2>&1 || { tail -30 $OUT/cmake.log; exit 1; }
-  ninja -C /tmp/b light-full > $OUT/build.log 2>&1 || { grep -m5 -B2 -A8 error $OUT/build.log | head -60; exit 1; }
-  LIGHT_FULL=/tmp/b/light-full
-  log "built"; nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee -a $OUT/device.log
-fi
+[ -n "$LIGHT_FULL" ] || source scripts/gpu-kit/build-light-full.sh
 $LIGHT_FULL synth --out $D/train --count $TRAIN --seed 2301 --threads 0 --overwrite -q 2>&1 | tail -3
 $LIGHT_FULL synth --out $D/val --count $VAL --seed 2311 --threads 0 --overwrite -q 2>&1 | tail -3
 log "synth: $(ls $D/train/images | wc -l) training tiles, $(ls $D/val/images | wc -l) validation tiles"

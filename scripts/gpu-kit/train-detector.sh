@@ -1,0 +1,48 @@
+#!/bin/bash
+# On the GPU machine: build light-full against the machine's CUDA LibTorch (without GDAL), make
+# training tiles with `light synth` on its cores, and fine-tune the spotter's detector on CUDA in
+# several variants at once (RUNS: "name:options;name:options"), until DEADLINE seconds after the start.
+# Each variant's epochs come back in $OUT/epochs.tar.part-* (NAME/epoch-N.safetensors, NAME/log.jsonl), to be
+# scored on the CPU with a copy of models/spotter whose detector.safetensors is replaced. Carry .gpudeps
+# (scripts/gpu-kit/make.sh) and leave out of the copy what the build does not need (the device takes
+# 64 MiB at most; models/spotter is the starting point and stays):
+#   printf '/models/light-small/\n/models/ppocr-v4/\n/tests/data/\n/data/\n/docs/*.png\n' > .git/info/exclude
+#   git rm -r --cached -q models/light-small models/ppocr-v4 tests/data data 'docs/*.png'
+#   ... (the device call: bash scripts/gpu-kit/train-detector.sh, carrying .gpudeps) ...
+#   git reset -q && rm .git/info/exclude
+# Dry run here: LIGHT_FULL=build/light-full DEVICE=cpu TRAIN=4 VAL=2 DEADLINE=120 OUT=/tmp/o bash scripts/gpu-kit/train-detector.sh
+T0=$(date +%s)
+cd "$(dirname "$0")/../.."
+OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-600} VAL=${VAL:-40} DEADLINE=${DEADLINE:-500} DATA_THREADS=${DATA_THREADS:-5}
+KEEP=${KEEP-"2 4 8 12 16"}
+RUNS=${RUNS:-"w233:--kernel-unclip 2.33 --word-height 16-128;w15:--kernel-unclip 1.5 --word-height 16-128;wdb:--word-height 16-128"}
+COMMON=${COMMON:-"--units lines --lr 1e-5 --steps 250 --max-epochs 40 --batch-size 4"}
+D=/tmp/light-det; mkdir -p $D
+log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
+[ -n "$LIGHT_FULL" ] || source scripts/gpu-kit/build-light-full.sh
+$LIGHT_FULL synth --out $D/train --count $TRAIN --seed 2201 --threads 0 --overwrite -q 2>&1 | tail -3
+$LIGHT_FULL synth --out $D/val --count $VAL --seed 2211 --threads 0 --overwrite -q 2>&1 | tail -3
+log "synth: $(ls $D/train/images | wc -l) training tiles, $(ls $D/val/images | wc -l) validation tiles"
+IFS=';' read -ra R <<< "$RUNS"
+for r in "${R[@]}"; do
+  name=${r%%:*}; opts=${r#*:}
+  # shellcheck disable=SC2086
+  timeout -s KILL $(( DEADLINE - ( $(date +%s) - T0 ) )) $LIGHT_FULL train-spotter --part detector --device $DEVICE --threads 2 \
+    --data-threads $DATA_THREADS --keep-epochs -q --train $D/train/annotations.json --train-images $D/train/images \
+    --val $D/val/annotations.json --val-images $D/val/images --out $D/$name --seed 1 $COMMON $opts > $D/train-$name.log 2>&1 &
+done
+# The device gives back at most 8 files (2026-11-27: the rest are left out): the epochs go into one
+# tar, cut into parts of 13 MB (KEEP: the epochs kept; 3 runs of 5 epochs, 4.7 MB each, make 6 parts).
+while [ $(( $(date +%s) - T0 )) -lt $DEADLINE ] && [ -n "$(jobs -r)" ]; do sleep 5; done
+wait
+files=()
+for r in "${R[@]}"; do
+  name=${r%%:*}; log "$name: $(tr '\n' ' ' < $D/$name/log.jsonl 2>/dev/null)"; tail -c 300 $D/train-$name.log
+  files+=("$name/log.jsonl")
+  for f in $D/$name/epoch-*.safetensors; do
+    e=${f##*/epoch-}; e=${e%.safetensors}
+    [ -z "$KEEP" ] || [[ " $KEEP " == *" $e "* ]] && files+=("$name/epoch-$e.safetensors")
+  done
+done
+tar cf - -C $D "${files[@]}" | split -b 13M -d - $OUT/epochs.tar.part-
+log "done: ${#files[@]} files in $(ls $OUT/epochs.tar.part-* | wc -l) parts (cat $OUT/epochs.tar.part-* | tar x)"
