@@ -33,15 +33,16 @@ void add_train_spotter_command(CLI::App& app) {
                   "words | lines (a phrase's words on one line): what the recogniser reads (default lines) or the detector finds (default words)")
       ->check(CLI::IsMember({"lines", "words"}));
   cmd->add_option("--kernel-unclip", d->kernel_unclip,
-                  "Detector: kernels the post-processing's growth by R x area / perimeter turns back into the words (1.5: the spotter's own, "
-                  "0.4 of a line's height; larger, thinner); 0: DB's own (0.2)")
+                  "Detector: kernels the post-processing's growth by R x area / perimeter turns back into the words "
+                  "(1.5: the spotter's own, 0.4 of a line's height; larger, thinner); 0: DB's own (0.2)")
       ->capture_default_str();
   cmd->add_option("--data-threads", d->data_threads, "Detector: threads making training crops ahead of the steps (1: reproducible)")
       ->capture_default_str();
   cmd->add_flag("--keep-epochs", d->keep_epochs, "Detector: keep each epoch's weights as epoch-N.safetensors");
   cmd->add_option("--device", d->device, "Detector: cpu | cuda")->capture_default_str();
   auto word_height = std::make_shared<std::string>();
-  cmd->add_option("--word-height", *word_height, "Detector: a crop's median word height in px, A-B, drawn per crop evenly on a log scale (default 16-48)");
+  cmd->add_option("--word-height", *word_height,
+                  "Detector: a crop's median word height in px, A-B, drawn per crop evenly on a log scale (default 16-48)");
   cmd->add_option("--crop", d->crop, "Detector: the side of a training crop, px (a multiple of 32)")->capture_default_str();
   cmd->add_option("--steps", d->steps, "Detector: steps an epoch (crops from random tiles)")->capture_default_str();
   cmd->add_option("--max-epochs", a->epochs, "Epochs")->capture_default_str();

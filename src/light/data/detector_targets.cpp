@@ -87,7 +87,8 @@ DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons
       cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pts(p)}, cv::Scalar(0));
       continue;
     }
-    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pts(shrink_word_polygon(p, unclip_ratio > 0 ? unclip_inverse_distance(p, unclip_ratio) : db_shrink_distance(p)))}, cv::Scalar(1));
+    const double d = unclip_ratio > 0 ? unclip_inverse_distance(p, unclip_ratio) : db_shrink_distance(p);
+    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pts(shrink_word_polygon(p, d))}, cv::Scalar(1));
   }
   t.text.assign(text.datastart, text.dataend);
   t.mask.assign(mask.datastart, mask.dataend);

@@ -2,7 +2,8 @@
 // the shrunk text regions ("kernels") of the words, and where the loss looks. As DB: each polygon shrunk
 // by D = A (1 - r^2) / L (A its area, L its perimeter, r = 0.4), here along the word's own frame (each
 // pair of facing lower and upper vertices drawn together, the two ends drawn in), so that words a space
-// apart keep apart. Illegible words (and words too small to draw) are masked out of the loss.
+// apart keep apart; or by the distance the spotter's post-processing grows back (unclip_inverse_distance).
+// Illegible words (and words too small to draw) are masked out of the loss.
 #pragma once
 #include <cstdint>
 #include <vector>
