@@ -18,6 +18,7 @@
 #include "light/eval/evaluator.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
+#include "light/model/checkpoint.h"
 #include "light/spot/reading.h"
 #include "light/spot/spotter.h"
 #include "light/spot/text_boxes.h"
@@ -482,6 +483,33 @@ TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolderKeepingThe
   r = light::test::run_light("spot --spotter " + light::test::q(dir + "/run/best") + " --images " +
                              light::test::q(images + "/topographic-1500.png") + " -o " + light::test::q(dir + "/w.json") + " -q");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(TrainSpotter, LearnsDBsThresholdBranchInTheRunAndResumesItLeavingTheSpotterFolderAsReleased) {
+  const std::string dir = light::test::temp_dir();
+  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
+  const std::string images = light::test::source_path("data/synth-example");
+  const std::string common = "train-spotter --part detector --crop 128 --steps 2 --batch-size 2 --threads 1 -q --threshold-branch --train " +
+                             light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " + light::test::q(gt) +
+                             " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run");
+  auto r = light::test::run_light(common + " --max-epochs 1 --keep-epochs");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto first = light::model::read_safetensors_state_dict(dir + "/run/thresh.safetensors");
+  // The branch is DB's head.thresh: PaddleOCR's Head, 96 channels in, 24 between, one out.
+  ASSERT_EQ(first.count("conv1.weight"), 1u);
+  EXPECT_EQ(first.at("conv1.weight").sizes(), (std::vector<int64_t>{24, 96, 3, 3}));
+  EXPECT_EQ(first.at("conv3.weight").sizes(), (std::vector<int64_t>{24, 1, 2, 2}));
+  r = light::test::run_light(common + " --max-epochs 2 --keep-epochs --resume");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto second = light::model::read_safetensors_state_dict(dir + "/run/thresh.safetensors");
+  EXPECT_FALSE(torch::equal(first.at("conv1.weight"), second.at("conv1.weight")));  // it went on learning
+  // Every detector written holds the released detector's tensors, no more: spot reads them.
+  const auto released = light::model::read_safetensors_state_dict(light::test::source_path("models/spotter/detector.safetensors"));
+  for (const char* f : {"epoch-1.safetensors", "epoch-2.safetensors", "last.safetensors", "best/detector.safetensors"}) {
+    const auto kept = light::model::read_safetensors_state_dict(dir + "/run/" + f);
+    EXPECT_EQ(kept.size(), released.size()) << f;
+    for (const auto& [key, value] : released) EXPECT_EQ(kept.count(key), 1u) << f << " " << key;
+  }
 }
 
 TEST(TrainSpotter, MakesTheDetectorsCropsOnThreadsKeepsEachEpochAndStopsOnAnUnreadableTile) {

@@ -79,6 +79,24 @@ TEST(DetectorTargets, AKernelGrownBackByTheSpottersUnclipIsTheWordItself) {
   EXPECT_EQ(row16(0), 0);
 }
 
+TEST(DetectorTargets, TheThresholdMapRisesFrom0Point3ToItsOutlineAsDBsBorderMap) {
+  // 100 x 20: D = 2000 x (1 - 0.16) / 240 = 7. The threshold is 0.3 + 0.4 x (1 - distance / 7) within
+  // 7 px of the outline, inside or out; 0.3 deeper in and further out; the mask is the box grown by 7.
+  const auto b = data::detector_borders({box(10, 10, 110, 30), box(10, 50, 60, 70)}, {false, true}, 120, 80);
+  auto at = [&](int x, int y) { return b.threshold[static_cast<size_t>(y) * 120 + x]; };
+  auto in = [&](int x, int y) { return b.mask[static_cast<size_t>(y) * 120 + x]; };
+  EXPECT_NEAR(at(60, 10), 0.7, 1e-5);                     // on the outline
+  EXPECT_NEAR(at(60, 14), 0.3 + 0.4 * (1 - 4.0 / 7), 1e-5);  // 4 px inside
+  EXPECT_NEAR(at(60, 5), 0.3 + 0.4 * (1 - 5.0 / 7), 1e-5);   // 5 px outside
+  EXPECT_NEAR(at(60, 20), 0.3, 1e-6);                     // 10 px in: deeper than D
+  EXPECT_EQ(in(60, 20), 1);
+  EXPECT_EQ(in(60, 5), 1);
+  EXPECT_EQ(in(60, 2), 0);  // 8 px out
+  EXPECT_NEAR(at(60, 2), 0.3, 1e-6);
+  EXPECT_EQ(in(30, 60), 0);  // the illegible word is left out
+  EXPECT_NEAR(at(30, 50), 0.3, 1e-6);
+}
+
 TEST(DetectorTargets, KernelsOfWordsASpaceApartStayApartAndIllegibleWordsAreMaskedOut) {
   // Two words 20 high with a 6 px space, and an illegible word below.
   const auto t = data::detector_targets({box(10, 10, 110, 30), box(116, 10, 216, 30), box(10, 50, 60, 70)}, {false, false, true}, 240, 80);

@@ -15,7 +15,7 @@ T0=$(date +%s)
 cd "$(dirname "$0")/../.."
 OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-600} VAL=${VAL:-40} DEADLINE=${DEADLINE:-500} DATA_THREADS=${DATA_THREADS:-5}
 KEEP=${KEEP-"2 4 8 12 16"}
-RUNS=${RUNS:-"w233:--kernel-unclip 2.33 --word-height 16-128;w15:--kernel-unclip 1.5 --word-height 16-128;wdb:--word-height 16-128"}
+RUNS=${RUNS:-"t15:--kernel-unclip 1.5 --threshold-branch;tdb:--threshold-branch;t15w:--kernel-unclip 1.5 --threshold-branch --word-height 16-128"}
 COMMON=${COMMON:-"--units lines --lr 1e-5 --steps 250 --max-epochs 40 --batch-size 4"}
 D=/tmp/light-det; mkdir -p $D
 log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }

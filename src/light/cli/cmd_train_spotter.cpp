@@ -38,6 +38,9 @@ void add_train_spotter_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--data-threads", d->data_threads, "Detector: threads making training crops ahead of the steps (1: reproducible)")
       ->capture_default_str();
+  cmd->add_flag("--threshold-branch", d->threshold_branch,
+                "Detector: learn DB's threshold branch too (started at random), with DB's whole loss: its approximate binary map "
+                "sharpens the probability map's edges");
   cmd->add_flag("--keep-epochs", d->keep_epochs, "Detector: keep each epoch's weights as epoch-N.safetensors");
   cmd->add_option("--device", d->device, "Detector: cpu | cuda")->capture_default_str();
   auto word_height = std::make_shared<std::string>();

@@ -95,6 +95,50 @@ DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons
   return t;
 }
 
+DetectorBorders detector_borders(const std::vector<std::vector<Point>>& polygons, const std::vector<bool>& ignore, int width, int height,
+                                 double min_height) {
+  if (polygons.size() != ignore.size()) throw Error("detector targets: one ignore flag a polygon");
+  DetectorBorders b;
+  b.width = width;
+  b.height = height;
+  cv::Mat canvas(height, width, CV_32F, cv::Scalar(0)), mask(height, width, CV_8U, cv::Scalar(0));
+  const cv::Rect crop(0, 0, width, height);
+  for (size_t i = 0; i < polygons.size(); ++i) {
+    const auto& p = polygons[i];
+    check(p);
+    if (ignore[i] || geometry::reading_frame(p).height < min_height) continue;
+    const double d = db_shrink_distance(p);
+    if (d <= 0) continue;
+    // The polygon's box grown by D, in the crop; the distance of each pixel there to the outline.
+    double x0 = p[0].x, y0 = p[0].y, x1 = x0, y1 = y0;
+    for (const Point& q : p) x0 = std::min(x0, q.x), y0 = std::min(y0, q.y), x1 = std::max(x1, q.x), y1 = std::max(y1, q.y);
+    const int pad = static_cast<int>(std::ceil(d)) + 1;
+    const cv::Rect box(static_cast<int>(std::floor(x0)) - pad, static_cast<int>(std::floor(y0)) - pad,
+                       static_cast<int>(std::ceil(x1 - x0)) + 2 * pad + 1, static_cast<int>(std::ceil(y1 - y0)) + 2 * pad + 1);
+    const cv::Rect seen = box & crop;
+    if (seen.empty()) continue;
+    std::vector<cv::Point> local;
+    for (const Point& q : p) local.emplace_back(static_cast<int>(std::lround(q.x)) - box.x, static_cast<int>(std::lround(q.y)) - box.y);
+    cv::Mat outline(box.height, box.width, CV_8U, cv::Scalar(255)), inside(box.height, box.width, CV_8U, cv::Scalar(0)), dist;
+    cv::polylines(outline, std::vector<std::vector<cv::Point>>{local}, true, cv::Scalar(0));
+    cv::fillPoly(inside, std::vector<std::vector<cv::Point>>{local}, cv::Scalar(1));
+    cv::distanceTransform(outline, dist, cv::DIST_L2, cv::DIST_MASK_PRECISE);
+    for (int y = seen.y; y < seen.y + seen.height; ++y)
+      for (int x = seen.x; x < seen.x + seen.width; ++x) {
+        const int ly = y - box.y, lx = x - box.x;
+        const float r = dist.at<float>(ly, lx);
+        if (r > d && !inside.at<uint8_t>(ly, lx)) continue;  // outside the grown polygon
+        mask.at<uint8_t>(y, x) = 1;
+        canvas.at<float>(y, x) = std::max(canvas.at<float>(y, x), static_cast<float>(std::max(0.0, 1 - r / d)));
+      }
+  }
+  b.threshold.resize(static_cast<size_t>(width) * height);
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x) b.threshold[static_cast<size_t>(y) * width + x] = 0.3f + 0.4f * canvas.at<float>(y, x);
+  b.mask.assign(mask.datastart, mask.dataend);
+  return b;
+}
+
 void detector_planes(const uint8_t* rgb, int w, int h, size_t row_bytes, int pw, int ph, float* planes) {
   static const float mean[3] = {0.485f, 0.456f, 0.406f}, stdev[3] = {0.229f, 0.224f, 0.225f};
   std::fill(planes, planes + static_cast<size_t>(3) * pw * ph, 0.0f);

@@ -38,6 +38,19 @@ struct DetectorTargets {
 DetectorTargets detector_targets(const std::vector<std::vector<maptext::Point>>& polygons, const std::vector<bool>& ignore, int width,
                                  int height, double min_height = 4.0, double unclip_ratio = 0);
 
+// DB's threshold map for the same polygons (PaddleOCR's MakeBorderMap): each polygon grown by its
+// shrink distance D (db_shrink_distance); in that band and inside it, 1 - (distance to the polygon's
+// outline) / D, at least 0, the largest over the polygons; scaled to 0.3-0.7 (0.3 elsewhere). The mask
+// is the grown polygons (where the threshold branch's L1 loss looks); illegible and tiny words are
+// left out.
+struct DetectorBorders {
+  int width = 0, height = 0;
+  std::vector<float> threshold;  // row-major
+  std::vector<uint8_t> mask;
+};
+DetectorBorders detector_borders(const std::vector<std::vector<maptext::Point>>& polygons, const std::vector<bool>& ignore, int width,
+                                 int height, double min_height = 4.0);
+
 // The detector's input for RGB pixels `w` x `h` padded to `pw` x `ph` (multiples of 32): BGR planes
 // normalised with ImageNet's mean and standard deviation, the padding 0 (the mean); `planes` holds
 // 3 x ph x pw floats and is written whole.

@@ -94,9 +94,9 @@ TextDetectorImpl::TextDetectorImpl() {
   head = register_module("head", DBHead(96));
 }
 
-torch::Tensor TextDetectorImpl::logits(const torch::Tensor& images) {
-  return head->binarize(neck(backbone(images)));
-}
+torch::Tensor TextDetectorImpl::features(const torch::Tensor& images) { return neck(backbone(images)); }
+
+torch::Tensor TextDetectorImpl::logits(const torch::Tensor& images) { return head->binarize(features(images)); }
 
 torch::Tensor TextDetectorImpl::forward(const torch::Tensor& images) { return torch::sigmoid(logits(images)); }
 

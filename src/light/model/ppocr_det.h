@@ -65,6 +65,9 @@ struct TextDetectorImpl : torch::nn::Module {
   TextDetectorImpl();
   torch::Tensor forward(const torch::Tensor& images);  // [B, 3, H, W] normalised -> probabilities [B, 1, H, W]
   torch::Tensor logits(const torch::Tensor& images);   // the same before the sigmoid (for training)
+  // The neck's output [B, 96, H/4, W/4], which the DB head's branches read: head.binarize, and in
+  // training the threshold branch ("thresh", a DBBranch of its own; train/detector_training).
+  torch::Tensor features(const torch::Tensor& images);
   // For reading on a loaded, eval-mode model: batch norms and affines folded into the convolutions
   // (PPLCNetV3Impl::fold_for_inference) and the 4-D weights stored channels-last, which oneDNN
   // convolves without reordering (give it channels-last inputs too). The same outputs to float

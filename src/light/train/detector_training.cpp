@@ -103,11 +103,18 @@ struct LogUniform {
 struct Crop {
   std::vector<float> planes;  // [3, S, S]
   data::DetectorTargets targets;
+  data::DetectorBorders borders;  // with the threshold branch only
+};
+
+// What a crop's targets are: kernels grown back by `unclip` (0: DB's), and DB's threshold map.
+struct CropKind {
+  double unclip = 0;
+  bool borders = false;
 };
 
 // A crop of S x S px of a tile scaled so that its median word is `word_height` px high, centred near a
 // random word (or anywhere, one time in four).
-Crop make_crop(const TileRegions& t, const image::RgbImage& img, int S, double word_height, double unclip_ratio, std::mt19937_64& rng) {
+Crop make_crop(const TileRegions& t, const image::RgbImage& img, int S, double word_height, const CropKind& kind, std::mt19937_64& rng) {
   const double scale = std::clamp(word_height / std::max(1.0, t.median_height), 0.2, 4.0);
   const double side = S / scale;  // the crop's side in the tile's pixels
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -140,7 +147,8 @@ Crop make_crop(const TileRegions& t, const image::RgbImage& img, int S, double w
   Crop c;
   c.planes.resize(static_cast<size_t>(3) * S * S);
   data::detector_planes(part.rgb.data(), S, S, static_cast<size_t>(S) * 3, S, S, c.planes.data());
-  c.targets = data::detector_targets(polygons, ignore, S, S, 4.0, unclip_ratio);
+  c.targets = data::detector_targets(polygons, ignore, S, S, 4.0, kind.unclip);
+  if (kind.borders) c.borders = data::detector_borders(polygons, ignore, S, S);
   return c;
 }
 
@@ -151,7 +159,14 @@ struct Losses {
   double tp = 0, fp = 0, fn = 0;
 };
 
-Losses db_losses(const torch::Tensor& logits, const torch::Tensor& gt, const torch::Tensor& mask) {
+// With the threshold branch (`thresh` its map, in 0-1), DB's whole loss as PaddleOCR's DBLoss: 5 x the
+// balanced cross-entropy, 10 x the threshold map's L1 where its mask looks, and the Dice loss of the
+// approximate binary map 1 / (1 + exp(-50 (P - T))) in place of P's.
+struct Thresholds {
+  torch::Tensor map, target, mask;
+};
+
+Losses db_losses(const torch::Tensor& logits, const torch::Tensor& gt, const torch::Tensor& mask, const Thresholds* thresh = nullptr) {
   const torch::Tensor bce = torch::binary_cross_entropy_with_logits(logits, gt, {}, {}, at::Reduction::None);
   const torch::Tensor pos = gt * mask, neg = (1 - gt) * mask;
   const int64_t n_pos = static_cast<int64_t>(pos.sum().item<double>());
@@ -160,9 +175,14 @@ Losses db_losses(const torch::Tensor& logits, const torch::Tensor& gt, const tor
   const torch::Tensor neg_loss = std::get<0>((bce * neg).flatten().topk(n_neg)).sum();
   const torch::Tensor balanced = (pos_loss + neg_loss) / static_cast<double>(n_pos + n_neg + 1e-6);
   const torch::Tensor p = torch::sigmoid(logits);
-  const torch::Tensor dice = 1 - 2 * (p * gt * mask).sum() / ((p * mask).sum() + (gt * mask).sum() + 1e-6);
+  auto dice_of = [&](const torch::Tensor& m) { return 1 - 2 * (m * gt * mask).sum() / ((m * mask).sum() + (gt * mask).sum() + 1e-6); };
   Losses l;
-  l.loss = balanced + dice;
+  if (thresh) {
+    const torch::Tensor l1 = ((thresh->map - thresh->target).abs() * thresh->mask).sum() / (thresh->mask.sum() + 1e-6);
+    l.loss = 5 * balanced + 10 * l1 + dice_of(torch::sigmoid(50 * (p - thresh->map)));
+  } else {
+    l.loss = balanced + dice_of(p);
+  }
   torch::NoGradGuard no_grad;
   const torch::Tensor hit = (p > 0.3).to(torch::kFloat) * mask;
   l.tp = (hit * gt).sum().item<double>();
@@ -196,14 +216,29 @@ torch::Tensor stack_planes(const std::vector<const Crop*>& batch, int S, bool ta
   return x.to(device);
 }
 
+// The crops' threshold maps and their masks, [B, 1, S, S] each.
+Thresholds stack_borders(const std::vector<const Crop*>& batch, int S, const c10::Device& device) {
+  const int64_t b = static_cast<int64_t>(batch.size());
+  Thresholds t{torch::Tensor(), torch::empty({b, 1, S, S}), torch::empty({b, 1, S, S})};
+  for (int64_t i = 0; i < b; ++i) {
+    const data::DetectorBorders& d = batch[i]->borders;
+    std::copy(d.threshold.begin(), d.threshold.end(), t.target[i].data_ptr<float>());
+    float* m = t.mask[i].data_ptr<float>();
+    for (size_t k = 0; k < d.mask.size(); ++k) m[k] = d.mask[k];
+  }
+  t.target = t.target.to(device);
+  t.mask = t.mask.to(device);
+  return t;
+}
+
 // Training crops made by `threads` workers ahead of the steps, each from its own random stream: a
 // decoded tile gives two crops (a tile's image is read for every crop otherwise).
 class CropQueue {
  public:
-  CropQueue(const std::vector<TileRegions>& tiles, int S, double min_h, double max_h, double unclip, int threads, uint64_t seed)
+  CropQueue(const std::vector<TileRegions>& tiles, int S, double min_h, double max_h, CropKind kind, int threads, uint64_t seed)
       : cap_(static_cast<size_t>(threads) * 4) {
     for (int w = 0; w < threads; ++w)
-      workers_.emplace_back([this, &tiles, S, min_h, max_h, unclip, w, seed] {
+      workers_.emplace_back([this, &tiles, S, min_h, max_h, kind, w, seed] {
         std::mt19937_64 rng(seed * 7919 + static_cast<uint64_t>(w));
         LogUniform height(min_h, max_h);
         std::uniform_int_distribution<size_t> pick(0, tiles.size() - 1);
@@ -212,7 +247,7 @@ class CropQueue {
             const TileRegions& t = tiles[pick(rng)];
             const image::RgbImage img = image::read_rgb(t.image);
             for (int k = 0; k < 2 && !stop_; ++k) {
-              Crop c = make_crop(t, img, S, height(rng), unclip, rng);
+              Crop c = make_crop(t, img, S, height(rng), kind, rng);
               std::unique_lock<std::mutex> lock(m_);
               room_.wait(lock, [this] { return stop_ || q_.size() < cap_; });
               if (stop_) return;
@@ -304,7 +339,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
     LogUniform height(o.min_word_height, o.max_word_height);
     for (int i = 0; i < o.val_crops; ++i) {
       const TileRegions& t = val_tiles[static_cast<size_t>(i) % val_tiles.size()];
-      val.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), unclip, rng));
+      val.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), CropKind{unclip, false}, rng));
     }
   }
   int first_epoch = 1;
@@ -322,13 +357,29 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   }
   det->to(device);
   det->eval();  // batch norm keeps its statistics; every weight learns
-  torch::optim::Adam opt(det->parameters(), torch::optim::AdamOptions(o.lr));
+  // DB's threshold branch (PaddleOCR's head.thresh), which the released inference model does not hold:
+  // started at random (seeded), learning its batch norms' statistics, kept in the run
+  // (thresh.safetensors) for --resume, never in a spotter folder.
+  const fs::path thresh_file = out / "thresh.safetensors";
+  model::DBBranch thresh{nullptr};
+  std::vector<torch::Tensor> learnt = det->parameters();
+  if (o.threshold_branch) {
+    torch::manual_seed(static_cast<uint64_t>(o.seed));
+    thresh = model::DBBranch(96);
+    if (o.resume && fs::exists(thresh_file))
+      model::load_state(*thresh, model::read_safetensors_state_dict(thresh_file.string()), thresh_file.string());
+    thresh->to(device);
+    thresh->train();
+    for (const auto& t : thresh->parameters()) learnt.push_back(t);
+  }
+  const CropKind kind{unclip, o.threshold_branch};
+  torch::optim::Adam opt(learnt, torch::optim::AdamOptions(o.lr));
   std::mt19937_64 rng(static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
   LogUniform height(o.min_word_height, o.max_word_height);
   std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
   std::unique_ptr<CropQueue> queue;
   if (o.data_threads > 1)
-    queue = std::make_unique<CropQueue>(train, o.crop, o.min_word_height, o.max_word_height, unclip, o.data_threads,
+    queue = std::make_unique<CropQueue>(train, o.crop, o.min_word_height, o.max_word_height, kind, o.data_threads,
                                         static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
   for (int epoch = first_epoch; epoch <= o.epochs; ++epoch) {
     Progress bar("epoch " + std::to_string(epoch), static_cast<size_t>(o.steps), "steps");
@@ -342,16 +393,24 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
           continue;
         }
         const TileRegions& t = train[pick(rng)];
-        crops.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), unclip, rng));
+        crops.push_back(make_crop(t, image::read_rgb(t.image), o.crop, height(rng), kind, rng));
       }
       std::vector<const Crop*> batch;
       for (const auto& c : crops) batch.push_back(&c);
       torch::Tensor gt, mask;
       const torch::Tensor x = stack_planes(batch, o.crop, true, &gt, &mask, device);
-      const Losses l = db_losses(det->logits(x), gt, mask);
+      Losses l;
+      if (thresh) {
+        const torch::Tensor features = det->features(x);
+        Thresholds t = stack_borders(batch, o.crop, device);
+        t.map = torch::sigmoid(thresh(features));
+        l = db_losses(det->head->binarize(features), gt, mask, &t);
+      } else {
+        l = db_losses(det->logits(x), gt, mask);
+      }
       opt.zero_grad();
       l.loss.backward();
-      torch::nn::utils::clip_grad_norm_(det->parameters(), 5.0);
+      torch::nn::utils::clip_grad_norm_(learnt, 5.0);
       opt.step();
       loss_sum += l.loss.item<double>();
       if (o.progress) bar.add();
@@ -367,6 +426,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
       model::write_state(*det, (out / "best" / "detector.safetensors").string(), {{"fine_tuned_from", o.spotter_dir}, {"units", o.units}});
     }
     model::write_state(*det, (out / "last.safetensors").string());
+    if (thresh) model::write_state(*thresh, thresh_file.string());
     if (o.keep_epochs) model::write_state(*det, (out / ("epoch-" + std::to_string(epoch) + ".safetensors")).string());
     write_file_atomic((out / "state.json").string(),
                       nlohmann::json{{"epoch", epoch}, {"best_loss", best.loss}, {"best_pixel_f", best.pixel_f}}.dump());

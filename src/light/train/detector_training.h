@@ -23,6 +23,9 @@ struct DetectorTrainOptions {
   // kernel 0.4 of its height, as thick as the released detector draws; larger, thinner), or by DB's
   // own distance (0.2 of the height) where it is 0.
   double kernel_unclip = 0;
+  // DB's threshold branch learnt beside the probability map, with PaddleOCR's whole DB loss
+  // (train/detector_training.cpp db_losses); kept in the run, not in the spotter folder.
+  bool threshold_branch = false;
   std::string device = "cpu";
   int data_threads = 1;       // threads making crops (1: in step with training, reproducible)
   bool keep_epochs = false;   // each epoch's detector kept as epoch-N.safetensors
