@@ -41,26 +41,6 @@ void parse_size(const std::string& s, int& w, int& h) {
   if (w < 64 || h < 64 || w > 20000 || h > 20000) throw Error("--size: each side must be 64 to 20000 pixels, got \"" + s + "\"");
 }
 
-// "A-B" (a range drawn per tile) or "A"; false for a single value. Throws naming the option.
-bool parse_range(const std::string& s, const std::string& option, double lo, double hi, double& a, double& b) {
-  auto dash = s.find('-', 1);
-  while (dash != std::string::npos && (s[dash - 1] == 'e' || s[dash - 1] == 'E')) dash = s.find('-', dash + 1);  // 5e-3 is a number
-  try {
-    size_t used = 0;
-    a = std::stod(s.substr(0, dash), &used);
-    if (used != (dash == std::string::npos ? s.size() : dash)) throw std::invalid_argument(s);
-    b = a;
-    if (dash != std::string::npos) {
-      b = std::stod(s.substr(dash + 1), &used);
-      if (used != s.size() - dash - 1) throw std::invalid_argument(s);
-    }
-  } catch (const std::exception&) {
-    throw Error(option + ": expected a number or a range A-B, got \"" + s + "\"");
-  }
-  if (!(a >= lo && b <= hi && a <= b))
-    throw Error(option + ": expected values from " + CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi) + " (A <= B), got \"" + s + "\"");
-  return dash != std::string::npos;
-}
 
 void run_synth(const SynthArgs& a) {
   synth::SynthOptions opt;
@@ -131,6 +111,26 @@ void run_synth(const SynthArgs& a) {
                a.out.c_str(), a.out.c_str(), a.predictions ? (", " + a.out + "/predictions.json").c_str() : "");
 }
 }  // namespace
+
+bool parse_range(const std::string& s, const std::string& option, double lo, double hi, double& a, double& b) {
+  auto dash = s.find('-', 1);
+  while (dash != std::string::npos && (s[dash - 1] == 'e' || s[dash - 1] == 'E')) dash = s.find('-', dash + 1);  // 5e-3 is a number
+  try {
+    size_t used = 0;
+    a = std::stod(s.substr(0, dash), &used);
+    if (used != (dash == std::string::npos ? s.size() : dash)) throw std::invalid_argument(s);
+    b = a;
+    if (dash != std::string::npos) {
+      b = std::stod(s.substr(dash + 1), &used);
+      if (used != s.size() - dash - 1) throw std::invalid_argument(s);
+    }
+  } catch (const std::exception&) {
+    throw Error(option + ": expected a number or a range A-B, got \"" + s + "\"");
+  }
+  if (!(a >= lo && b <= hi && a <= b))
+    throw Error(option + ": expected values from " + CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi) + " (A <= B), got \"" + s + "\"");
+  return dash != std::string::npos;
+}
 
 void add_synth_command(CLI::App& app) {
   auto args = std::make_shared<SynthArgs>();

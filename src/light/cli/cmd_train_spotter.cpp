@@ -5,7 +5,6 @@
 #include <string>
 
 #include "light/cli/commands.h"
-#include "light/error.h"
 #include "light/spot/spotter.h"
 #include "light/train/detector_training.h"
 #include "light/train/recognizer_training.h"
@@ -65,23 +64,7 @@ void add_train_spotter_command(CLI::App& app) {
       if (cmd->count("--batch-size") > 0) d->batch_size = a->batch_size;  // else the detector's own (4 crops)
       d->lr = a->lr, d->seed = a->seed, d->threads = a->threads, d->resume = a->resume, d->progress = a->progress;
       if (!units->empty()) d->units = *units;
-      if (!word_height->empty()) {
-        // "A-B" or "A": numbers whole, nothing after them.
-        auto number = [&](const std::string& t) {
-          size_t used = 0;
-          double v = 0;
-          try {
-            v = std::stod(t, &used);
-          } catch (const std::exception&) {
-            used = 0;
-          }
-          if (t.empty() || used != t.size()) throw Error("--word-height: expected A-B in px, got \"" + *word_height + "\"");
-          return v;
-        };
-        const size_t dash = word_height->find('-');
-        d->min_word_height = number(word_height->substr(0, dash));
-        d->max_word_height = dash == std::string::npos ? d->min_word_height : number(word_height->substr(dash + 1));
-      }
+      if (!word_height->empty()) parse_range(*word_height, "--word-height", 4, 200, d->min_word_height, d->max_word_height);
       const train::DetectorScore s = train::train_detector(*d);
       std::fprintf(stderr, "train-spotter: best validation: loss %.4f, pixel F %.3f -> %s/best\n", s.loss, s.pixel_f, a->out_dir.c_str());
       return;

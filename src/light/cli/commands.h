@@ -52,6 +52,9 @@ inline constexpr FullCommand kFullCommands[] = {
     {"info", "Show versions, threads, devices and the BLAS kernel in use"},
 };
 const char* full_command_description(const std::string& name);
+// An option's "A-B" (a range, drawn per tile or per crop) or "A", each from lo to hi and A <= B; false
+// for a single value. Throws light::Error naming the option (defined in cmd_synth.cpp).
+bool parse_range(const std::string& s, const std::string& option, double lo, double hi, double& a, double& b);
 // Whether this command line is light-full's: one of kFullCommands, `link` with --georef (GDAL), or `link` without `--method`
 // (a model links: --model, else the bundled default).
 bool needs_full(const std::vector<std::string>& args);

@@ -14,27 +14,37 @@ namespace {
 using maptext::Point;
 double dist(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
+double perimeter(const std::vector<Point>& p) {
+  double l = 0;
+  for (size_t i = 0; i < p.size(); ++i) l += dist(p[i], p[(i + 1) % p.size()]);
+  return l;
+}
+
+// A polygon's vertices in whole pixels, less `origin`, for OpenCV's drawing.
+std::vector<cv::Point> pixels(const std::vector<Point>& p, cv::Point origin = {0, 0}) {
+  std::vector<cv::Point> v;
+  for (const Point& q : p) v.emplace_back(static_cast<int>(std::lround(q.x)) - origin.x, static_cast<int>(std::lround(q.y)) - origin.y);
+  return v;
+}
+
 void check(const std::vector<Point>& p) {
   if (p.size() < 4 || p.size() % 2) throw Error("detector targets: a word polygon needs an even number of points, at least 4");
 }
 }  // namespace
 
 double db_shrink_distance(const std::vector<Point>& p, double ratio) {
-  double perimeter = 0;
-  for (size_t i = 0; i < p.size(); ++i) perimeter += dist(p[i], p[(i + 1) % p.size()]);
-  return perimeter > 0 ? geometry::area(p) * (1 - ratio * ratio) / perimeter : 0.0;
+  const double length = perimeter(p);
+  return length > 0 ? geometry::area(p) * (1 - ratio * ratio) / length : 0.0;
 }
 
 double unclip_inverse_distance(const std::vector<Point>& p, double unclip_ratio) {
-  double perimeter = 0;
-  for (size_t i = 0; i < p.size(); ++i) perimeter += dist(p[i], p[(i + 1) % p.size()]);
-  const double a = geometry::area(p);
-  if (perimeter <= 0 || a <= 0) return 0.0;
+  const double L = perimeter(p), a = geometry::area(p);
+  if (L <= 0 || a <= 0) return 0.0;
   // The kernel of a polygon shrunk by d (taken as a rectangle's: area A - d L + 4 d^2, perimeter
   // L - 8 d) grows back by unclip_ratio * area / perimeter; the d at which that growth is d itself.
   // f(d) = d - growth(d) rises with d: bisection between 0 and the narrower side's half.
-  const double most = std::min(a / perimeter * 2, perimeter / 8) * 0.999;
-  auto f = [&](double d) { return d - unclip_ratio * std::max(0.0, a - d * perimeter + 4 * d * d) / std::max(1e-9, perimeter - 8 * d); };
+  const double most = std::min(a / L * 2, L / 8) * 0.999;
+  auto f = [&](double d) { return d - unclip_ratio * std::max(0.0, a - d * L + 4 * d * d) / std::max(1e-9, L - 8 * d); };
   double lo = 0, hi = most;
   if (f(hi) < 0) return hi;
   for (int i = 0; i < 60; ++i) (f((lo + hi) / 2) < 0 ? lo : hi) = (lo + hi) / 2;
@@ -75,20 +85,15 @@ DetectorTargets detector_targets(const std::vector<std::vector<Point>>& polygons
   t.width = width;
   t.height = height;
   cv::Mat text(height, width, CV_8U, cv::Scalar(0)), mask(height, width, CV_8U, cv::Scalar(1));
-  auto pts = [](const std::vector<Point>& p) {
-    std::vector<cv::Point> v;
-    for (const Point& q : p) v.emplace_back(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
-    return v;
-  };
   for (size_t i = 0; i < polygons.size(); ++i) {
     const auto& p = polygons[i];
     check(p);
     if (ignore[i] || geometry::reading_frame(p).height < min_height) {
-      cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pts(p)}, cv::Scalar(0));
+      cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pixels(p)}, cv::Scalar(0));
       continue;
     }
     const double d = unclip_ratio > 0 ? unclip_inverse_distance(p, unclip_ratio) : db_shrink_distance(p);
-    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pts(shrink_word_polygon(p, d))}, cv::Scalar(1));
+    cv::fillPoly(text, std::vector<std::vector<cv::Point>>{pixels(shrink_word_polygon(p, d))}, cv::Scalar(1));
   }
   t.text.assign(text.datastart, text.dataend);
   t.mask.assign(mask.datastart, mask.dataend);
@@ -110,15 +115,11 @@ DetectorBorders detector_borders(const std::vector<std::vector<Point>>& polygons
     const double d = db_shrink_distance(p);
     if (d <= 0) continue;
     // The polygon's box grown by D, in the crop; the distance of each pixel there to the outline.
-    double x0 = p[0].x, y0 = p[0].y, x1 = x0, y1 = y0;
-    for (const Point& q : p) x0 = std::min(x0, q.x), y0 = std::min(y0, q.y), x1 = std::max(x1, q.x), y1 = std::max(y1, q.y);
     const int pad = static_cast<int>(std::ceil(d)) + 1;
-    const cv::Rect box(static_cast<int>(std::floor(x0)) - pad, static_cast<int>(std::floor(y0)) - pad,
-                       static_cast<int>(std::ceil(x1 - x0)) + 2 * pad + 1, static_cast<int>(std::ceil(y1 - y0)) + 2 * pad + 1);
+    const cv::Rect box = cv::boundingRect(pixels(p)) + cv::Point(-pad, -pad) + cv::Size(2 * pad, 2 * pad);
     const cv::Rect seen = box & crop;
     if (seen.empty()) continue;
-    std::vector<cv::Point> local;
-    for (const Point& q : p) local.emplace_back(static_cast<int>(std::lround(q.x)) - box.x, static_cast<int>(std::lround(q.y)) - box.y);
+    const std::vector<cv::Point> local = pixels(p, box.tl());
     cv::Mat outline(box.height, box.width, CV_8U, cv::Scalar(255)), inside(box.height, box.width, CV_8U, cv::Scalar(0)), dist;
     cv::polylines(outline, std::vector<std::vector<cv::Point>>{local}, true, cv::Scalar(0));
     cv::fillPoly(inside, std::vector<std::vector<cv::Point>>{local}, cv::Scalar(1));
@@ -132,9 +133,8 @@ DetectorBorders detector_borders(const std::vector<std::vector<Point>>& polygons
         canvas.at<float>(y, x) = std::max(canvas.at<float>(y, x), static_cast<float>(std::max(0.0, 1 - r / d)));
       }
   }
-  b.threshold.resize(static_cast<size_t>(width) * height);
-  for (int y = 0; y < height; ++y)
-    for (int x = 0; x < width; ++x) b.threshold[static_cast<size_t>(y) * width + x] = 0.3f + 0.4f * canvas.at<float>(y, x);
+  canvas.convertTo(canvas, CV_32F, 0.4, 0.3);  // 0.3 + 0.4 x canvas
+  b.threshold.assign(canvas.begin<float>(), canvas.end<float>());
   b.mask.assign(mask.datastart, mask.dataend);
   return b;
 }

@@ -355,7 +355,6 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
     if (o.progress) std::fprintf(stderr, "epoch 0: validation %zu crops: loss %.4f, pixel F %.3f\n", val.size(), best.loss, best.pixel_f);
     append_run_log(o.out_dir, nlohmann::json{{"epoch", 0}, {"val_loss", best.loss}, {"val_pixel_f", best.pixel_f}}.dump());
   }
-  det->to(device);
   det->eval();  // batch norm keeps its statistics; every weight learns
   // DB's threshold branch (PaddleOCR's head.thresh), which the released inference model does not hold:
   // started at random (seeded), learning its batch norms' statistics, kept in the run
