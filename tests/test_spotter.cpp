@@ -19,6 +19,7 @@
 #include "light/image/resize.h"
 #include "light/maptext.h"
 #include "light/model/checkpoint.h"
+#include "light/model/ppocr_det.h"
 #include "light/spot/reading.h"
 #include "light/spot/spotter.h"
 #include "light/spot/text_boxes.h"
@@ -510,6 +511,40 @@ TEST(TrainSpotter, LearnsDBsThresholdBranchInTheRunAndResumesItLeavingTheSpotter
     EXPECT_EQ(kept.size(), released.size()) << f;
     for (const auto& [key, value] : released) EXPECT_EQ(kept.count(key), 1u) << f << " " << key;
   }
+}
+
+TEST(TrainSpotter, WarmsTheThresholdBranchUpAloneAtItsOwnLearningRateHoldingTheDetector) {
+  const std::string dir = light::test::temp_dir();
+  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
+  const std::string images = light::test::source_path("data/synth-example");
+  const std::string common = "train-spotter --part detector --crop 128 --steps 2 --batch-size 2 --threads 1 -q --seed 1 --lr 1e-5 --train " +
+                             light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " + light::test::q(gt) +
+                             " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run");
+  // Without the branch there is nothing to warm up: refused, nothing written.
+  auto r = light::test::run_light(common + " --threshold-warmup 2");
+  light::test::expect_error(r, "--threshold-branch");
+  EXPECT_FALSE(light::test::file_exists(dir + "/run"));
+  // Epoch 1 is the warm-up's two steps: the detector is the released one, tensor for tensor.
+  r = light::test::run_light(common + " --threshold-branch --threshold-lr 1e-3 --threshold-warmup 2 --max-epochs 1 --keep-epochs");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto released = light::model::read_safetensors_state_dict(light::test::source_path("models/spotter/detector.safetensors"));
+  const auto held = light::model::read_safetensors_state_dict(dir + "/run/epoch-1.safetensors");
+  for (const auto& [key, value] : released) EXPECT_TRUE(torch::equal(held.at(key), value)) << key;
+  // The branch took two of Adam's steps at 1e-3, not at the detector's 1e-5: Adam's first steps move
+  // each weight by about the learning rate, so the largest change from its seeded start is near 2e-3.
+  torch::manual_seed(1);
+  light::model::DBBranch start(96);
+  const auto learnt = light::model::read_safetensors_state_dict(dir + "/run/thresh.safetensors");
+  const double moved = (learnt.at("conv1.weight") - start->named_parameters()["conv1.weight"]).abs().max().item<double>();
+  EXPECT_GT(moved, 1e-3);
+  EXPECT_LT(moved, 2.5e-3);
+  // After the warm-up the detector learns too.
+  r = light::test::run_light(common + " --threshold-branch --threshold-lr 1e-3 --threshold-warmup 2 --max-epochs 2 --keep-epochs --resume");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto trained = light::model::read_safetensors_state_dict(dir + "/run/epoch-2.safetensors");
+  bool changed = false;
+  for (const auto& [key, value] : released) changed |= !torch::equal(trained.at(key), value);
+  EXPECT_TRUE(changed);
 }
 
 TEST(TrainSpotter, MakesTheDetectorsCropsOnThreadsKeepsEachEpochAndStopsOnAnUnreadableTile) {

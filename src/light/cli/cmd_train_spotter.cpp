@@ -40,6 +40,10 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_flag("--threshold-branch", d->threshold_branch,
                 "Detector: learn DB's threshold branch too (started at random), with DB's whole loss: its approximate binary map "
                 "sharpens the probability map's edges");
+  cmd->add_option("--threshold-lr", d->threshold_lr, "Detector: the threshold branch's own learning rate (0: --lr)")->capture_default_str();
+  cmd->add_option("--threshold-warmup", d->threshold_warmup,
+                  "Detector: the first N steps learn the threshold branch alone, the detector's weights held")
+      ->capture_default_str();
   cmd->add_flag("--keep-epochs", d->keep_epochs, "Detector: keep each epoch's weights as epoch-N.safetensors");
   cmd->add_option("--device", d->device, "Detector: cpu | cuda")->capture_default_str();
   auto word_height = std::make_shared<std::string>();

@@ -321,6 +321,9 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   if (o.units != "lines" && o.units != "words") throw Error("--units: expected lines or words, got \"" + o.units + "\"");
   if (!(o.kernel_unclip >= 0 && o.kernel_unclip <= 10)) throw Error("--kernel-unclip: expected 0 to 10");
   if (o.data_threads < 1) throw Error("--data-threads: expected at least 1");
+  if (!(o.threshold_lr >= 0) || o.threshold_warmup < 0) throw Error("--threshold-lr, --threshold-warmup: expected at least 0");
+  if ((o.threshold_lr > 0 || o.threshold_warmup > 0) && !o.threshold_branch)
+    throw Error("--threshold-lr, --threshold-warmup: only with --threshold-branch");
   if (!(o.min_word_height >= 4 && o.max_word_height >= o.min_word_height && o.max_word_height <= 200))
     throw Error("--word-height: expected A-B with 4 <= A <= B <= 200 px");
   const double unclip = o.kernel_unclip;
@@ -362,6 +365,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   const fs::path thresh_file = out / "thresh.safetensors";
   model::DBBranch thresh{nullptr};
   std::vector<torch::Tensor> learnt = det->parameters();
+  std::vector<torch::optim::OptimizerParamGroup> groups{torch::optim::OptimizerParamGroup(det->parameters())};
   if (o.threshold_branch) {
     torch::manual_seed(static_cast<uint64_t>(o.seed));
     thresh = model::DBBranch(96);
@@ -370,9 +374,11 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
     thresh->to(device);
     thresh->train();
     for (const auto& t : thresh->parameters()) learnt.push_back(t);
+    // Its own learning rate: it starts at random, the detector from released weights.
+    groups.emplace_back(thresh->parameters(), std::make_unique<torch::optim::AdamOptions>(o.threshold_lr > 0 ? o.threshold_lr : o.lr));
   }
   const CropKind kind{unclip, o.threshold_branch};
-  torch::optim::Adam opt(learnt, torch::optim::AdamOptions(o.lr));
+  torch::optim::Adam opt(std::move(groups), torch::optim::AdamOptions(o.lr));
   std::mt19937_64 rng(static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
   LogUniform height(o.min_word_height, o.max_word_height);
   std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
@@ -400,10 +406,20 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
       const torch::Tensor x = stack_planes(batch, o.crop, true, &gt, &mask, device);
       Losses l;
       if (thresh) {
-        const torch::Tensor features = det->features(x);
+        // While the threshold branch warms up, the detector's weights get no gradient (Adam leaves them).
+        const bool warming = static_cast<long>(epoch - 1) * o.steps + step < o.threshold_warmup;
+        torch::Tensor features, logits;
+        if (warming) {
+          torch::NoGradGuard held;
+          features = det->features(x);
+          logits = det->head->binarize(features);
+        } else {
+          features = det->features(x);
+          logits = det->head->binarize(features);
+        }
         Thresholds t = stack_borders(batch, o.crop, device);
         t.map = torch::sigmoid(thresh(features));
-        l = db_losses(det->head->binarize(features), gt, mask, &t);
+        l = db_losses(logits, gt, mask, &t);
       } else {
         l = db_losses(det->logits(x), gt, mask);
       }

@@ -26,6 +26,8 @@ struct DetectorTrainOptions {
   // DB's threshold branch learnt beside the probability map, with PaddleOCR's whole DB loss
   // (train/detector_training.cpp db_losses); kept in the run, not in the spotter folder.
   bool threshold_branch = false;
+  double threshold_lr = 0;    // the threshold branch's own learning rate (0: lr)
+  int threshold_warmup = 0;   // the first steps learn the threshold branch alone, the detector held
   std::string device = "cpu";
   int data_threads = 1;       // threads making crops (1: in step with training, reproducible)
   bool keep_epochs = false;   // each epoch's detector kept as epoch-N.safetensors
