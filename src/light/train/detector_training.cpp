@@ -409,11 +409,8 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
         // While the threshold branch warms up, the detector's weights get no gradient (Adam leaves them).
         const bool warming = static_cast<long>(epoch - 1) * o.steps + step < o.threshold_warmup;
         torch::Tensor features, logits;
-        if (warming) {
-          torch::NoGradGuard held;
-          features = det->features(x);
-          logits = det->head->binarize(features);
-        } else {
+        {
+          torch::AutoGradMode detector_learns(!warming);
           features = det->features(x);
           logits = det->head->binarize(features);
         }
