@@ -41,7 +41,6 @@ void parse_size(const std::string& s, int& w, int& h) {
   if (w < 64 || h < 64 || w > 20000 || h > 20000) throw Error("--size: each side must be 64 to 20000 pixels, got \"" + s + "\"");
 }
 
-
 void run_synth(const SynthArgs& a) {
   synth::SynthOptions opt;
   // The mixes of the first sets (classic, curvy, layout weights) keep the first sets' scale (2000 px,

@@ -404,21 +404,21 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
       for (const auto& c : crops) batch.push_back(&c);
       torch::Tensor gt, mask;
       const torch::Tensor x = stack_planes(batch, o.crop, true, &gt, &mask, device);
+      // While the threshold branch warms up, the detector's weights get no gradient (Adam leaves them).
+      const bool warming = thresh && static_cast<long>(epoch - 1) * o.steps + step < o.threshold_warmup;
+      torch::Tensor features, logits;
+      {
+        torch::AutoGradMode detector_learns(!warming);
+        features = det->features(x);
+        logits = det->head->binarize(features);
+      }
       Losses l;
       if (thresh) {
-        // While the threshold branch warms up, the detector's weights get no gradient (Adam leaves them).
-        const bool warming = static_cast<long>(epoch - 1) * o.steps + step < o.threshold_warmup;
-        torch::Tensor features, logits;
-        {
-          torch::AutoGradMode detector_learns(!warming);
-          features = det->features(x);
-          logits = det->head->binarize(features);
-        }
         Thresholds t = stack_borders(batch, o.crop, device);
         t.map = torch::sigmoid(thresh(features));
         l = db_losses(logits, gt, mask, &t);
       } else {
-        l = db_losses(det->logits(x), gt, mask);
+        l = db_losses(logits, gt, mask);
       }
       opt.zero_grad();
       l.loss.backward();
