@@ -227,7 +227,7 @@ TEST(Cli, SynthPredictionsAreWhatASpotterReportsAndEvalScoresThem) {
 
 TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   const std::string dir = temp_dir();
-  RunResult r = run_light("synth --out " + q(dir + "/syn") + " --count 2 --size 500x400 --seed 4 --style aged -q");
+  RunResult r = run_light("synth --out " + q(dir + "/syn") + " --count 2 --size 500x400 --word-height 0.03 --seed 4 --style aged -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(file_exists(dir + "/syn/images/tile_000001.png"));
   r = run_light("eval --gt " + q(dir + "/syn/annotations.json") + " --pred " + q(dir + "/syn/annotations.json") +
@@ -260,6 +260,9 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   r = run_light("synth --out " + q(dir + "/x") + " --turn 45");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--turn: expected 0, 90, 180 or 270, got 45"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --min-letter-px -1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--min-letter-px: expected a height in px from 0 to 100, got -1"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir + "/x"));
   r = run_light("draw --words " + q(kGt) + " --images " + q(dir) + " --out " + q(dir + "/d2"));
   EXPECT_EQ(r.exit_code, 1);

@@ -640,3 +640,71 @@ TEST(SynthLines, TheDefaultMixHoldsNextLineAndSpreadLinksAsRealSheetsDo) {
   const auto classic = shares(c);
   EXPECT_LT(classic[static_cast<size_t>(geometry::LinkClass::NextLine)], 0.7 * at(geometry::LinkClass::NextLine));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Illegible words: lettering too small to read, marked as an annotator marks it
+// ---------------------------------------------------------------------------------------------
+TEST(SynthLegibility, LettersNeedThreePixelsOnACleanTileAndOnePixelMoreForEachPixelOfBlur) {
+  EXPECT_DOUBLE_EQ(kMinLetterPx, 3.0);
+  EXPECT_TRUE(legible(3.0, 0.0, kMinLetterPx));
+  EXPECT_FALSE(legible(2.9, 0.0, kMinLetterPx));
+  EXPECT_FALSE(legible(3.9, 1.0, kMinLetterPx));  // read clean, lost under a blur of sigma 1
+  EXPECT_TRUE(legible(4.0, 1.0, kMinLetterPx));
+  EXPECT_TRUE(legible(0.5, 1.0, 0.0));  // 0: no word is too small
+}
+
+TEST(SynthLegibility, TheLetterHeightIsTheFacesXHeightOrItsCapitalsWhereAWordHasNoSmallLetter) {
+  TextRenderer text;
+  FontStyle f;
+  f.family = "TeX Gyre Heros";  // Helvetica's metrics: x-height 0.523 em, capitals 0.718 em
+  f.size_px = 40;
+  EXPECT_NEAR(text.letter_height("Avenue", f), 0.523 * 40, 1.0);
+  EXPECT_NEAR(text.letter_height("AVENUE", f), 0.718 * 40, 1.0);
+  EXPECT_NEAR(text.letter_height("1904", f), 0.718 * 40, 1.5);  // figures stand as high as capitals
+  f.letter_spacing_px = 12;  // spacing the letters apart does not make them taller
+  EXPECT_NEAR(text.letter_height("AVENUE", f), 0.718 * 40, 1.0);
+}
+
+TEST(SynthLegibility, WordsTooSmallToReadAreMarkedIllegibleWhetherOrNotTheImageIsMade) {
+  SynthOptions o = small(21);
+  o.style = Style::Clean;
+  size_t tiny = 0, faded = 0, words = 0;
+  for (uint64_t k = 0; k < 3; ++k) {
+    SynthOptions none = o;
+    none.min_letter_px = 0;
+    o.font_scale = none.font_scale = 0.06;  // every em 4 px or less: capitals under 3 px
+    SynthImage with, without;
+    const maptext::Tile marked = generate_tile(names(), o, k, "t", &with);
+    const maptext::Tile unmarked = generate_tile(names(), none, k, "t", &without);
+    EXPECT_EQ(with.bgr, without.bgr) << "marking changes no pixel";
+    EXPECT_EQ(maptext::to_json_text({marked}), maptext::to_json_text({generate_tile(names(), o, k, "t", nullptr)}));
+    ASSERT_EQ(marked.groups.size(), unmarked.groups.size());
+    maptext::Tile flags_aside = marked;  // the same words, polygons and texts; only the flags differ
+    for (size_t g = 0; g < marked.groups.size(); ++g)
+      for (size_t i = 0; i < marked.groups[g].size(); ++i) {
+        ++words;
+        tiny += marked.groups[g][i].illegible.value_or(false);
+        faded += unmarked.groups[g][i].illegible.value_or(false);
+        flags_aside.groups[g][i].illegible = unmarked.groups[g][i].illegible;
+      }
+    EXPECT_EQ(maptext::to_json_text({flags_aside}), maptext::to_json_text({unmarked}));
+  }
+  EXPECT_GT(words, 30u);
+  EXPECT_EQ(tiny, words) << "no letter 3 px high";
+  EXPECT_LT(faded, words / 5) << "without the mark only the faded words (3 %)";
+
+  // At the classic sizes (em 12-64 px: small letters of 6 px and more) no word is too small.
+  o.font_scale = 1.0;
+  size_t marked_words = 0, faded_words = 0;
+  for (uint64_t k = 0; k < 3; ++k) {
+    SynthOptions none = o;
+    none.min_letter_px = 0;
+    const maptext::Tile a = generate_tile(names(), o, k, "t", nullptr), b = generate_tile(names(), none, k, "t", nullptr);
+    EXPECT_EQ(maptext::to_json_text({a}), maptext::to_json_text({b}));
+    for (const auto& g : a.groups)
+      for (const auto& w : g) marked_words += w.illegible.value_or(false);
+    for (const auto& g : b.groups)
+      for (const auto& w : g) faded_words += w.illegible.value_or(false);
+  }
+  EXPECT_EQ(marked_words, faded_words);
+}

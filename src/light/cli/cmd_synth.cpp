@@ -23,6 +23,7 @@ struct SynthArgs {
   int count = 1, threads = 0, turn = 0;
   uint64_t seed = 0;
   double clusters = 0.35;
+  double min_letter_px = synth::kMinLetterPx;
   bool quiet = false, overwrite = false;
   bool size_given = false, density_given = false, word_height_given = false;
 };
@@ -77,6 +78,9 @@ void run_synth(const SynthArgs& a) {
   opt.layouts.clusters = a.clusters;
   if (a.turn != 0 && a.turn != 90 && a.turn != 180 && a.turn != 270) throw Error("--turn: expected 0, 90, 180 or 270, got " + std::to_string(a.turn));
   opt.quarter_turns = a.turn / 90;
+  if (!(a.min_letter_px >= 0 && a.min_letter_px <= 100))
+    throw Error("--min-letter-px: expected a height in px from 0 to 100, got " + CLI::detail::to_string(a.min_letter_px));
+  opt.min_letter_px = a.min_letter_px;
   opt.seed = a.seed;
   if (a.count < 1) throw Error("--count: expected at least 1");
   if (!a.predictions && (a.spotter != "default" || a.spotter_points != 16))
@@ -155,6 +159,9 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--turn", args->turn, "Turn every finished tile clockwise by 0, 90, 180 or 270 degrees (a sheet scanned sideways)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
+  cmd->add_option("--min-letter-px", args->min_letter_px,
+                  "Mark illegible the words whose smallest letters (x-height, or capitals') are lower than this many px, plus an aged tile's blur (0: only faded words)")
+      ->capture_default_str();
   cmd->add_flag("--predictions", args->predictions,
                 "Also write predictions.json: what a text spotter would report (missed, split, merged and misread words, false detections; unlinked)");
   cmd->add_option("--spotter", args->spotter,

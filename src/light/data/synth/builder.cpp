@@ -67,6 +67,7 @@ bool Builder::commit(std::vector<Placed>& words, bool allow_edge) {
   }
   if (inside == 0) return false;
   maptext::Group group;
+  std::vector<double> heights;
   for (auto& w : words) {
     const BBox b = geometry::bbox(w.poly);
     occ.add(padded(b, pad));
@@ -79,9 +80,11 @@ bool Builder::commit(std::vector<Placed>& words, bool allow_edge) {
     mw.text = w.text;
     mw.illegible = illegible;
     mw.truncated = !(b.x0 >= 0 && b.y0 >= 0 && b.x1 <= W && b.y1 <= H);
+    heights.push_back(text.letter_height(w.text, w.shape.style));
     group.push_back(std::move(mw));
   }
   tile.groups.push_back(std::move(group));
+  letter_px.push_back(std::move(heights));
   return true;
 }
 
@@ -337,12 +340,28 @@ void Builder::lettering() {
   }
 }
 
+void Builder::age() {
+  Aging& a = aging;  // drawn in the order finish() drew them before, so that tiles stay as they were
+  a.texture_seed = r.g();
+  a.shade = r.uni(0.02, 0.05);
+  a.aged = opt.style == Style::Aged || (opt.style == Style::Mixed && r.chance(0.5));
+  if (a.aged) {
+    a.blur = r.uni(0.4, 1.1);
+    a.noise = r.uni(2.0, 7.0);
+    a.jpeg = r.chance(0.7);
+    if (a.jpeg) a.quality = r.integer(35, 75);
+  }
+  for (size_t g = 0; g < tile.groups.size(); ++g)
+    for (size_t k = 0; k < tile.groups[g].size(); ++k)
+      if (!legible(letter_px[g][k], a.blur, opt.min_letter_px)) tile.groups[g][k].illegible = true;
+}
+
 void Builder::finish(SynthImage* image) {
   cairo_surface_flush(surface);
   cv::Mat bgra(H, W, CV_8UC4, cairo_image_surface_get_data(surface), cairo_image_surface_get_stride(surface));
   cv::Mat bgr;
   cv::cvtColor(bgra, bgr, cv::COLOR_BGRA2BGR);
-  cv::RNG cvr(r.g());
+  cv::RNG cvr(aging.texture_seed);
   // Paper texture: low-frequency shading.
   cv::Mat low(std::max(4, H / 40), std::max(4, W / 40), CV_32F);
   cvr.fill(low, cv::RNG::NORMAL, 0.0, 1.0);
@@ -354,20 +373,18 @@ void Builder::finish(SynthImage* image) {
   bgr.convertTo(f, CV_32FC3);
   std::vector<cv::Mat> ch;
   cv::split(f, ch);
-  const double amp = r.uni(0.02, 0.05);
-  for (auto& c : ch) c = c.mul(1.0 + amp * shade);
+  for (auto& c : ch) c = c.mul(1.0 + aging.shade * shade);
   cv::merge(ch, f);
-  const bool aged = opt.style == Style::Aged || (opt.style == Style::Mixed && r.chance(0.5));
-  if (aged) {
-    cv::GaussianBlur(f, f, cv::Size(0, 0), r.uni(0.4, 1.1));
+  if (aging.aged) {
+    cv::GaussianBlur(f, f, cv::Size(0, 0), aging.blur);
     cv::Mat noise(f.size(), CV_32FC3);
-    cvr.fill(noise, cv::RNG::NORMAL, 0.0, r.uni(2.0, 7.0));
+    cvr.fill(noise, cv::RNG::NORMAL, 0.0, aging.noise);
     f += noise;
   }
   f.convertTo(bgr, CV_8UC3);
-  if (aged && r.chance(0.7)) {
+  if (aging.jpeg) {
     std::vector<unsigned char> buf;
-    cv::imencode(".jpg", bgr, buf, {cv::IMWRITE_JPEG_QUALITY, r.integer(35, 75)});
+    cv::imencode(".jpg", bgr, buf, {cv::IMWRITE_JPEG_QUALITY, aging.quality});
     bgr = cv::imdecode(buf, cv::IMREAD_COLOR);
   }
   image->width = W;

@@ -20,6 +20,9 @@ struct Builder : Canvas {
   TextRenderer text;
   Occupancy occ;
   maptext::Tile tile;
+  // The height of each placed word's smallest letters (px; TextRenderer::letter_height), by group and
+  // word as in `tile`: whether a person could read it there.
+  std::vector<std::vector<double>> letter_px;
 
   std::string topo_sans, topo_water;  // a topographic sheet's two faces
 
@@ -111,6 +114,20 @@ struct Builder : Canvas {
   void lettering();
 
   // --- pixels ------------------------------------------------------------------------------------
+  // How the finished tile is aged. Drawn once the lettering is placed, whether or not its pixels are
+  // made, so that the words its blur makes illegible are the same either way.
+  struct Aging {
+    uint64_t texture_seed = 0;
+    double shade = 0;  // the paper's low-frequency shading, a fraction of its brightness
+    bool aged = false;
+    double blur = 0, noise = 0;  // Gaussian sigma (px) and grey-level noise, aged tiles only
+    bool jpeg = false;
+    int quality = 0;
+  };
+  Aging aging;
+  // Draws `aging`, then marks illegible the words whose letters are too small to read through its
+  // blur (`legible`, SynthOptions::min_letter_px). Before finish().
+  void age();
   void finish(SynthImage* image);
 };
 

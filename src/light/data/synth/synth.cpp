@@ -108,6 +108,10 @@ LayoutMix parse_layouts(const std::string& spec) {
   return m;
 }
 
+bool legible(double letter_px, double blur_px, double min_px) {
+  return min_px <= 0 || letter_px >= min_px + blur_px;
+}
+
 SynthOptions tile_options(const SynthOptions& options, uint64_t index) {
   SynthOptions o = options;
   if (!o.vary_side && !o.vary_density && !o.vary_height && !o.vary_style) return o;
@@ -160,6 +164,7 @@ maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options,
     b.background(opt.map_style);
     b.lettering();
     if (!b.tile.groups.empty() || attempt == 5) {
+      b.age();
       if (image) b.finish(image);
       turn_tile(b.tile, image, opt.width, opt.height, opt.quarter_turns);
       return std::move(b.tile);
@@ -192,6 +197,7 @@ maptext::Tile phrase_tile(const std::vector<std::string>& words, PhraseLayout la
     }
   }
   if (b.tile.groups.empty()) throw Error("phrase_tile: the phrase does not fit the tile");
+  b.age();
   if (image) b.finish(image);
   return std::move(b.tile);
 }

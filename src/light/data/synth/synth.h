@@ -63,6 +63,15 @@ struct ScaleRanges {
   double height_min = 0.005, height_max = 0.08;  // word height / tile side
 };
 
+// The smallest letters a person reads on a clean tile (px; the x-height, or the capitals' height
+// of a word without small letters): read by eye on synthetic tiles (docs/synth.md#illegible-words).
+inline constexpr double kMinLetterPx = 3.0;
+
+// Whether a person could read lettering whose smallest letters are `letter_px` high on a tile
+// blurred by a Gaussian of `blur_px` (0 when not aged): at least min_px + blur_px. Always true when
+// min_px is 0.
+bool legible(double letter_px, double blur_px, double min_px);
+
 struct SynthOptions {
   int width = 2000, height = 2000;
   double density = 1.0;     // multiplies the number of labels (1.0: about 60 phrases on 2000 x 2000)
@@ -77,6 +86,10 @@ struct SynthOptions {
   // The finished tile turned clockwise by this many quarter turns (0-3), image and polygons: a sheet
   // scanned sideways or upside down, its lettering read along the turned baselines.
   int quarter_turns = 0;
+  // Words whose smallest letters are lower than this (px) on a clean tile, or than this plus an aged
+  // tile's blur, are marked illegible, as an annotator marks what no one can read; 0 marks only the
+  // words faded almost away (`legible`).
+  double min_letter_px = kMinLetterPx;
 };
 
 // The options tile `index` is made with: `options` with the side, density, font scale and map style

@@ -3,6 +3,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -43,6 +44,14 @@ TextRenderer::~TextRenderer() {
   std::lock_guard<std::recursive_mutex> lock(text_lock());
   g_object_unref(impl_->context);
   g_object_unref(impl_->font_map);
+}
+
+double TextRenderer::letter_height(const std::string& text, const FontStyle& style) {
+  const bool small = std::any_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  FontStyle plain = style;
+  plain.letter_spacing_px = 0;
+  const WordShape s = shape(small ? "x" : "H", plain);
+  return s.ink_bottom - s.ink_top;
 }
 
 WordShape TextRenderer::shape(const std::string& text, const FontStyle& style) {

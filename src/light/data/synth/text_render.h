@@ -38,6 +38,11 @@ class TextRenderer {
 
   WordShape shape(const std::string& text, const FontStyle& style);
 
+  // The height (px) of the smallest letters of `text` set in `style`: the face's x-height where the
+  // word has a small letter, else the height of its capitals and figures. What decides whether a
+  // person can read the word at all.
+  double letter_height(const std::string& text, const FontStyle& style);
+
   // Draws the word with its pen start at arc length s0 of `path`.
   void draw(cairo_t* cr, const WordShape& w, const Path& path, double s0);
 
