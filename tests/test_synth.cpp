@@ -661,6 +661,8 @@ TEST(SynthLegibility, TheLetterHeightIsTheFacesXHeightOrItsCapitalsWhereAWordHas
   EXPECT_NEAR(text.letter_height("Avenue", f), 0.523 * 40, 1.0);
   EXPECT_NEAR(text.letter_height("AVENUE", f), 0.718 * 40, 1.0);
   EXPECT_NEAR(text.letter_height("1904", f), 0.718 * 40, 1.5);  // figures stand as high as capitals
+  EXPECT_NEAR(text.letter_height("ÉÉ", f), 0.718 * 40, 1.0);
+  EXPECT_NEAR(text.letter_height("ÉéÉ", f), 0.523 * 40, 1.0);  // a small letter beyond ASCII
   f.letter_spacing_px = 12;  // spacing the letters apart does not make them taller
   EXPECT_NEAR(text.letter_height("AVENUE", f), 0.718 * 40, 1.0);
 }

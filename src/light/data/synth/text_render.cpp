@@ -3,7 +3,6 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 
-#include <algorithm>
 #include <cmath>
 #include <mutex>
 
@@ -47,7 +46,8 @@ TextRenderer::~TextRenderer() {
 }
 
 double TextRenderer::letter_height(const std::string& text, const FontStyle& style) {
-  const bool small = std::any_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  bool small = false;  // a small letter of any script: "é", "ß" and "ł" as "e"
+  for (const char* p = text.c_str(); *p && !small; p = g_utf8_next_char(p)) small = g_unichar_islower(g_utf8_get_char(p));
   FontStyle plain = style;
   plain.letter_spacing_px = 0;
   const WordShape s = shape(small ? "x" : "H", plain);
