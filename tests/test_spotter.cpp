@@ -486,13 +486,18 @@ TEST(TrainSpotter, FineTunesTheDetectorOnWordKernelsIntoASpotterFolderKeepingThe
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+// `light train-spotter --part detector` trained and validated on the example tiles (crops of 128 px,
+// epochs of 2 steps of 2, one thread) into DIR/run, then `options`.
+std::string small_detector_run(const std::string& dir, const std::string& options) {
+  const std::string gt = light::test::q(light::test::source_path("data/synth-example/annotations.json"));
+  const std::string images = light::test::q(light::test::source_path("data/synth-example"));
+  return "train-spotter --part detector --crop 128 --steps 2 --batch-size 2 --threads 1 -q --train " + gt + " --train-images " + images +
+         " --val " + gt + " --val-images " + images + " --out " + light::test::q(dir + "/run") + " " + options;
+}
+
 TEST(TrainSpotter, LearnsDBsThresholdBranchInTheRunAndResumesItLeavingTheSpotterFolderAsReleased) {
   const std::string dir = light::test::temp_dir();
-  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
-  const std::string images = light::test::source_path("data/synth-example");
-  const std::string common = "train-spotter --part detector --crop 128 --steps 2 --batch-size 2 --threads 1 -q --threshold-branch --train " +
-                             light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " + light::test::q(gt) +
-                             " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run");
+  const std::string common = small_detector_run(dir, "--threshold-branch");
   auto r = light::test::run_light(common + " --max-epochs 1 --keep-epochs");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto first = light::model::read_safetensors_state_dict(dir + "/run/thresh.safetensors");
@@ -515,11 +520,7 @@ TEST(TrainSpotter, LearnsDBsThresholdBranchInTheRunAndResumesItLeavingTheSpotter
 
 TEST(TrainSpotter, WarmsTheThresholdBranchUpAloneAtItsOwnLearningRateHoldingTheDetector) {
   const std::string dir = light::test::temp_dir();
-  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
-  const std::string images = light::test::source_path("data/synth-example");
-  const std::string common = "train-spotter --part detector --crop 128 --steps 2 --batch-size 2 --threads 1 -q --seed 1 --lr 1e-5 --train " +
-                             light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " + light::test::q(gt) +
-                             " --val-images " + light::test::q(images) + " --out " + light::test::q(dir + "/run");
+  const std::string common = small_detector_run(dir, "--seed 1 --lr 1e-5");
   // Without the branch there is nothing to warm up: refused, nothing written.
   auto r = light::test::run_light(common + " --threshold-warmup 2");
   light::test::expect_error(r, "--threshold-branch");

@@ -4,7 +4,9 @@
 #include <pango/pangocairo.h>
 
 #include <cmath>
+#include <map>
 #include <mutex>
+#include <tuple>
 
 namespace light::synth {
 
@@ -21,6 +23,9 @@ std::recursive_mutex& text_lock() {
 struct TextRenderer::Impl {
   PangoFontMap* font_map = nullptr;
   PangoContext* context = nullptr;
+  // letter_height per px of font size, by face, italic, bold and small letters or capitals: the
+  // metrics are unhinted, so ink heights scale with the size, and a tile's faces are few.
+  std::map<std::tuple<std::string, bool, bool, bool>, double> letter_heights;
 };
 
 TextRenderer::TextRenderer() : impl_(std::make_unique<Impl>()) {
@@ -48,10 +53,15 @@ TextRenderer::~TextRenderer() {
 double TextRenderer::letter_height(const std::string& text, const FontStyle& style) {
   bool small = false;  // a small letter of any script: "é", "ß" and "ł" as "e"
   for (const char* p = text.c_str(); *p && !small; p = g_utf8_next_char(p)) small = g_unichar_islower(g_utf8_get_char(p));
-  FontStyle plain = style;
-  plain.letter_spacing_px = 0;
-  const WordShape s = shape(small ? "x" : "H", plain);
-  return s.ink_bottom - s.ink_top;
+  auto [at, added] = impl_->letter_heights.try_emplace({style.family, style.italic, style.bold, small}, 0.0);
+  if (added) {
+    FontStyle plain = style;
+    plain.letter_spacing_px = 0;
+    plain.size_px = 100;
+    const WordShape s = shape(small ? "x" : "H", plain);
+    at->second = (s.ink_bottom - s.ink_top) / plain.size_px;
+  }
+  return at->second * style.size_px;
 }
 
 WordShape TextRenderer::shape(const std::string& text, const FontStyle& style) {
