@@ -416,7 +416,9 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       ReadWord r = read[best][0];  // its fractions were of the box read, `glyph_read` times the ink's
       const auto on_ink = [&](double f) { return std::clamp((f - 0.5) * o.glyph_read + 0.5, 0.0, 1.0); };
       r.from = 0, r.to = 1, r.first = on_ink(r.first), r.last = on_ink(r.last);
-      words.push_back(LineWord{crops[best].box, r, crops[best].line, true});
+      TextBox box = crops[best].box;
+      if (const auto angle = baseline_direction(img, box, r.text, o.baseline)) box = turned_to(box, *angle);
+      words.push_back(LineWord{box, r, crops[best].line, true});
       continue;
     }
     // A letter alone the detector found, read upright as one character: its polygon is its mark's.
@@ -429,6 +431,10 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       }
     }
     LineWord w{crops[best].box, {}, crops[best].line};
+    // A word alone on a short box: the box's direction says little, its letters' does.
+    const TextBox& found_box = boxes[crops[best].line];
+    if (read[best].size() == 1 && !found_box.bent() && found_box.length() < o.baseline.max_length * found_box.height())
+      if (const auto angle = baseline_direction(img, w.line, read[best][0].text, o.baseline)) w.line = turned_to(w.line, *angle);
     if (crops[best].from > 0) w.line = grown(w.line, o.letter_grow, o.letter_grow);
     for (const ReadWord& r : read[best]) {
       w.word = r;

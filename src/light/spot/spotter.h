@@ -15,6 +15,7 @@
 #include "light/image/resize.h"
 #include "light/maptext.h"
 #include "light/model/predictor.h"
+#include "light/spot/baseline.h"
 #include "light/spot/ink_extent.h"
 #include "light/spot/lone_glyphs.h"
 #include "light/spot/spaced_words.h"
@@ -63,6 +64,10 @@ struct SpotOptions {
   // line box's own, as the detector found it).
   bool ink_fit = true;
   InkExtentOptions ink;
+  // A word read alone on a short box (less than baseline.max_length times as long as high: "St.",
+  // "Co.", a pair of letters found in the ink) turns to the direction its letters' lowest points
+  // line up along (spot/baseline.h; max_turn 0: never).
+  BaselineOptions baseline;
   SpacedWordOptions spaced;  // pieces of a letter-spaced word, read, joined (spot/spaced_words.h; gap 0: never)
 };
 
