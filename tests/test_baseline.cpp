@@ -43,7 +43,7 @@ TextBox box_at(double length, double height, double degrees) {
   TextBox b;
   b.corners = {light::maptext::Point{200 - length / 2, 200 - height / 2}, light::maptext::Point{200 + length / 2, 200 - height / 2},
                light::maptext::Point{200 + length / 2, 200 + height / 2}, light::maptext::Point{200 - length / 2, 200 + height / 2}};
-  return light::spot::turned_to(b, degrees * kDeg);
+  return b.turned_to(degrees * kDeg);
 }
 
 }  // namespace
@@ -79,7 +79,7 @@ TEST(Baseline, KeepsTheBoxWhereItsDirectionIsRightOrTheInkSaysNothing) {
 
 TEST(Baseline, TurnsABoxAboutItsCentreKeepingItsSize) {
   const TextBox b = box_at(90, 70, 0);
-  const TextBox t = light::spot::turned_to(b, 30 * kDeg);
+  const TextBox t = b.turned_to(30 * kDeg);
   EXPECT_NEAR(t.length(), 90, 1e-9);
   EXPECT_NEAR(t.height(), 70, 1e-9);
   EXPECT_NEAR((t.corners[0].x + t.corners[2].x) / 2, 200, 1e-9);

@@ -52,18 +52,6 @@ std::pair<double, double> spread_of_bottoms(const std::vector<Piece>& pieces, do
 
 }  // namespace
 
-TextBox turned_to(const TextBox& box, double angle) {
-  const auto& c = box.corners;
-  const double cx = (c[0].x + c[1].x + c[2].x + c[3].x) / 4, cy = (c[0].y + c[1].y + c[2].y + c[3].y) / 4;
-  const double ux = std::cos(angle), uy = std::sin(angle), vx = -uy, vy = ux;
-  const double a = box.length() / 2, h = box.height() / 2;
-  TextBox out = box;
-  out.corners = {maptext::Point{cx - ux * a - vx * h, cy - uy * a - vy * h}, maptext::Point{cx + ux * a - vx * h, cy + uy * a - vy * h},
-                 maptext::Point{cx + ux * a + vx * h, cy + uy * a + vy * h}, maptext::Point{cx - ux * a + vx * h, cy - uy * a + vy * h}};
-  out.upper.clear(), out.lower.clear();
-  return out;
-}
-
 std::optional<double> baseline_direction(const image::RgbImage& image, const TextBox& box, const std::string& text,
                                          const BaselineOptions& o) {
   if (o.max_turn <= 0 || o.step <= 0 || box.bent()) return std::nullopt;
@@ -81,20 +69,19 @@ std::optional<double> baseline_direction(const image::RgbImage& image, const Tex
   const int R = static_cast<int>(std::ceil(0.9 * std::max(L, H))) + 2;
   const cv::Rect area = cv::Rect(static_cast<int>(cx) - R, static_cast<int>(cy) - R, 2 * R + 1, 2 * R + 1) & cv::Rect(0, 0, image.width, image.height);
   if (area.width < 8 || area.height < 8) return std::nullopt;
+  // Its grey; the paper's grey is taken about the word, its ink's darkest among the box's own pixels
+  // (the paper about it would hide a small word's ink among its darkest few per cent).
   cv::Mat grey(area.height, area.width, CV_8U);
+  std::vector<uint8_t> inside;
   for (int y = 0; y < area.height; ++y)
     for (int x = 0; x < area.width; ++x) {
       const uint8_t* p = &image.rgb[(static_cast<size_t>(area.y + y) * image.width + area.x + x) * 3];
-      grey.at<uint8_t>(y, x) = static_cast<uint8_t>((299 * p[0] + 587 * p[1] + 114 * p[2]) / 1000);
-    }
-  // The paper's grey about the word; its ink's darkest among the box's own pixels (the paper about
-  // it would hide a small word's ink among its darkest few per cent).
-  std::vector<uint8_t> all(grey.begin<uint8_t>(), grey.end<uint8_t>()), inside;
-  for (int y = 0; y < area.height; ++y)
-    for (int x = 0; x < area.width; ++x) {
+      const uint8_t g = static_cast<uint8_t>((299 * p[0] + 587 * p[1] + 114 * p[2]) / 1000);
+      grey.at<uint8_t>(y, x) = g;
       const double dx = area.x + x + 0.5 - cx, dy = area.y + y + 0.5 - cy;
-      if (std::abs(dx * ux + dy * uy) <= L / 2 && std::abs(dx * vx + dy * vy) <= H / 2) inside.push_back(grey.at<uint8_t>(y, x));
+      if (std::abs(dx * ux + dy * uy) <= L / 2 && std::abs(dx * vx + dy * vy) <= H / 2) inside.push_back(g);
     }
+  std::vector<uint8_t> all(grey.begin<uint8_t>(), grey.end<uint8_t>());
   auto quantile = [](std::vector<uint8_t>& v, double q) {
     auto at = v.begin() + static_cast<long>(q * static_cast<double>(v.size() - 1));
     std::nth_element(v.begin(), at, v.end());

@@ -34,7 +34,4 @@ struct BaselineOptions {
 std::optional<double> baseline_direction(const image::RgbImage& image, const TextBox& box, const std::string& text,
                                          const BaselineOptions& options = {});
 
-// `box` turned about its centre to read along `angle` (radians), its length and height kept.
-TextBox turned_to(const TextBox& box, double angle);
-
 }  // namespace light::spot

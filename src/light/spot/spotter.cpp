@@ -417,7 +417,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       const auto on_ink = [&](double f) { return std::clamp((f - 0.5) * o.glyph_read + 0.5, 0.0, 1.0); };
       r.from = 0, r.to = 1, r.first = on_ink(r.first), r.last = on_ink(r.last);
       TextBox box = crops[best].box;
-      if (const auto angle = baseline_direction(img, box, r.text, o.baseline)) box = turned_to(box, *angle);
+      if (const auto angle = baseline_direction(img, box, r.text, o.baseline)) box = box.turned_to(*angle);
       words.push_back(LineWord{box, r, crops[best].line, true});
       continue;
     }
@@ -434,7 +434,7 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     // A word alone on a short box: the box's direction says little, its letters' does.
     const TextBox& found_box = boxes[crops[best].line];
     if (read[best].size() == 1 && !found_box.bent() && found_box.length() < o.baseline.max_length * found_box.height())
-      if (const auto angle = baseline_direction(img, w.line, read[best][0].text, o.baseline)) w.line = turned_to(w.line, *angle);
+      if (const auto angle = baseline_direction(img, w.line, read[best][0].text, o.baseline)) w.line = w.line.turned_to(*angle);
     if (crops[best].from > 0) w.line = grown(w.line, o.letter_grow, o.letter_grow);
     for (const ReadWord& r : read[best]) {
       w.word = r;

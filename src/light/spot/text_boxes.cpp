@@ -49,15 +49,31 @@ TextBox TextBox::upside_down() const {
   return b;
 }
 
+namespace {
+// The corners of a box about (cx, cy) reading along (ux, uy), its "down" to the right of that.
+std::array<maptext::Point, 4> corners_along(double cx, double cy, double along, double across, double ux, double uy) {
+  const double vx = -uy, vy = ux;  // "down" in the reading frame (y grows downward)
+  const double a = along / 2, c = across / 2;
+  return {maptext::Point{cx - ux * a - vx * c, cy - uy * a - vy * c}, maptext::Point{cx + ux * a - vx * c, cy + uy * a - vy * c},
+          maptext::Point{cx + ux * a + vx * c, cy + uy * a + vy * c}, maptext::Point{cx - ux * a + vx * c, cy - uy * a + vy * c}};
+}
+}  // namespace
+
+TextBox TextBox::turned_to(double angle) const {
+  TextBox b = *this;
+  const double cx = (corners[0].x + corners[1].x + corners[2].x + corners[3].x) / 4;
+  const double cy = (corners[0].y + corners[1].y + corners[2].y + corners[3].y) / 4;
+  b.corners = corners_along(cx, cy, length(), height(), std::cos(angle), std::sin(angle));
+  b.upper.clear(), b.lower.clear();
+  return b;
+}
+
 std::array<maptext::Point, 4> reading_corners(double cx, double cy, double along, double across, double angle, bool flip) {
   double ux = std::cos(angle), uy = std::sin(angle);
   // Left to right; a vertical line reads upward (y decreasing).
   if (ux < -1e-9 || (std::abs(ux) <= 1e-9 && uy > 0)) ux = -ux, uy = -uy;
   if (flip) ux = -ux, uy = -uy;
-  const double vx = -uy, vy = ux;  // "down" in the reading frame (y grows downward)
-  const double a = along / 2, c = across / 2;
-  return {maptext::Point{cx - ux * a - vx * c, cy - uy * a - vy * c}, maptext::Point{cx + ux * a - vx * c, cy + uy * a - vy * c},
-          maptext::Point{cx + ux * a + vx * c, cy + uy * a + vy * c}, maptext::Point{cx - ux * a + vx * c, cy - uy * a + vy * c}};
+  return corners_along(cx, cy, along, across, ux, uy);
 }
 
 namespace {

@@ -22,6 +22,7 @@ struct TextBox {
   double height() const;
   bool bent() const { return !upper.empty(); }
   TextBox upside_down() const;  // the same line read the other way (its start at the old end, its top at the old bottom)
+  TextBox turned_to(double angle) const;  // straight, turned about its centre to read along `angle` (radians), its length and height kept
 };
 
 struct TextBoxOptions {
