@@ -111,8 +111,9 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   EXPECT_EQ(texts(steps({1, 0, 2, 0, 1, 0, 2, 0})), (V{"abab"}));
   // A space read.
   EXPECT_EQ(texts(steps({1, 0, 2, 6, 1, 0, 2, 0})), (V{"ab", "ab"}));
-  // A space heard (its probability 0.3 on a blank step between two letters).
-  EXPECT_EQ(texts(steps({1, 0, 2, 0, 1, 0, 2, 0}, {0, 0, 0, 0.3f, 0, 0, 0, 0})), (V{"ab", "ab"}));
+  // A space heard (its probability 0.3 on a blank step between two letters), before a letter of no
+  // case ("中"); before a small letter, see below.
+  EXPECT_EQ(texts(steps({1, 0, 2, 0, 4, 0, 2, 0}, {0, 0, 0, 0.3f, 0, 0, 0, 0})), (V{"ab", "\xE4\xB8\xAD" "b"}));
   // A wide gap: centres 2 steps apart, then 6.
   EXPECT_EQ(texts(steps({1, 0, 2, 0, 0, 0, 0, 0, 1, 0, 2, 0})), (V{"ab", "ab"}));
   // A wide letter before narrow ones ("Mill"): centres 4.5 steps apart, then 2: one word (4.5 is
@@ -127,6 +128,33 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   EXPECT_EQ(words[0].from, 0);
   EXPECT_EQ(words[1].to, 1);
   EXPECT_LE(words[0].to, words[1].from + 1e-9);
+}
+
+TEST(Reading, AHeardSpaceEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLetter) {
+  // Classes: blank, B, a, d, g, e, r, L, k, F, o, f, 5, t, h, ".", space.
+  const std::string dir = light::test::temp_dir();
+  light::test::write_text(dir + "/keys.txt", "B\na\nd\ng\ne\nr\nL\nk\nF\no\nf\n5\nt\nh\n.\n");
+  const light::spot::Dictionary d(dir + "/keys.txt", 17);
+  auto texts = [&](const std::vector<int>& ids, int heard_at) {
+    auto s = steps(ids);
+    if (heard_at >= 0) s.space[static_cast<size_t>(heard_at)] = 0.3f;
+    std::vector<std::string> out;
+    for (const auto& w : light::spot::split_words(light::spot::decode_ctc(s, d), s.space, s.steps)) out.push_back(w.text);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  // "Badger", the space class rising between "d" and "g" (read so on a topographic sheet: "Bad" "ger").
+  EXPECT_EQ(texts({1, 0, 2, 0, 3, 0, 0, 4, 0, 5, 0, 6, 0}, 5), (V{"Badger"}));
+  // "5th": an ordinal's small letters after its figure.
+  EXPECT_EQ(texts({12, 0, 0, 13, 0, 14, 0}, 2), (V{"5th"}));
+  // Heard before a capital: "Lake" "Fork".
+  EXPECT_EQ(texts({7, 0, 2, 0, 8, 0, 5, 0, 0, 9, 0, 10, 0, 6, 0, 8, 0}, 7), (V{"Lake", "Fork"}));
+  // Read before a small letter: "Lake" "of" (a space written is a word's end, whatever follows).
+  EXPECT_EQ(texts({7, 0, 2, 0, 8, 0, 5, 0, 16, 0, 10, 0, 11, 0}, -1), (V{"Lake", "of"}));
+  // Heard after an abbreviation's point: "R." "de" (on the 1689 scan: "Cap. de", "R. dos").
+  EXPECT_EQ(texts({6, 0, 15, 0, 0, 3, 0, 5, 0}, 3), (V{"r.", "de"}));
+  // Heard before a figure: "Lake" "5".
+  EXPECT_EQ(texts({7, 0, 2, 0, 8, 0, 5, 0, 0, 12, 0}, 7), (V{"Lake", "5"}));
 }
 
 TEST(Reading, ASettlementSymbolBeforeANameComesOffAndSymbolsAloneAreNoWords) {

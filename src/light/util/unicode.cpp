@@ -23,6 +23,8 @@ bool is_letter(char32_t c) {
 
 bool is_capital(char32_t c) { return utf8proc_category(static_cast<utf8proc_int32_t>(c)) == UTF8PROC_CATEGORY_LU; }
 
+bool is_small_letter(char32_t c) { return utf8proc_category(static_cast<utf8proc_int32_t>(c)) == UTF8PROC_CATEGORY_LL; }
+
 size_t letter_count(const std::string& utf8) {
   size_t n = 0;
   for (char32_t c : utf8_decode(utf8)) n += is_letter(c) ? 1 : 0;

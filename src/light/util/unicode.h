@@ -11,9 +11,11 @@ size_t code_point_count(const std::string& utf8);
 // Number of letters (Python's sum(ch.isalpha() for ch in s): general categories Lu Ll Lt Lm Lo).
 size_t letter_count(const std::string& utf8);
 
-// One code point: a letter (as letter_count counts), a capital (general category Lu).
+// One code point: a letter (as letter_count counts), a capital (general category Lu), a small letter
+// (Ll; a letter of a script without case, such as Han, is neither).
 bool is_letter(char32_t c);
 bool is_capital(char32_t c);
+bool is_small_letter(char32_t c);
 
 // Python's str.isupper(): at least one cased character and no lowercase or titlecase one.
 bool is_upper(const std::string& utf8);
