@@ -114,8 +114,9 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   // A space heard (its probability 0.3 on a blank step between two letters), before a letter of no
   // case ("中"); before a small letter, see below.
   EXPECT_EQ(texts(steps({1, 0, 2, 0, 4, 0, 2, 0}, {0, 0, 0, 0.3f, 0, 0, 0, 0})), (V{"ab", "\xE4\xB8\xAD" "b"}));
-  // A wide gap: centres 2 steps apart, then 6.
-  EXPECT_EQ(texts(steps({1, 0, 2, 0, 0, 0, 0, 0, 1, 0, 2, 0})), (V{"ab", "ab"}));
+  // A wide gap: centres 2 steps apart, then 6 (before a letter of no case; before a small letter, see
+  // below).
+  EXPECT_EQ(texts(steps({1, 0, 2, 0, 0, 0, 0, 0, 4, 0, 2, 0})), (V{"ab", "\xE4\xB8\xAD" "b"}));
   // A wide letter before narrow ones ("Mill"): centres 4.5 steps apart, then 2: one word (4.5 is
   // under the median pitch + 3 steps).
   EXPECT_EQ(texts(steps({1, 1, 0, 0, 0, 2, 0, 2, 0, 2})), (V{"abbb"}));
@@ -130,7 +131,7 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   EXPECT_LE(words[0].to, words[1].from + 1e-9);
 }
 
-TEST(Reading, AHeardSpaceEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLetter) {
+TEST(Reading, AHeardSpaceOrAWideGapEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLetter) {
   // Classes: blank, B, a, d, g, e, r, L, k, F, o, f, 5, t, h, ".", space.
   const std::string dir = light::test::temp_dir();
   light::test::write_text(dir + "/keys.txt", "B\na\nd\ng\ne\nr\nL\nk\nF\no\nf\n5\nt\nh\n.\n");
@@ -155,6 +156,10 @@ TEST(Reading, AHeardSpaceEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLette
   EXPECT_EQ(texts({6, 0, 15, 0, 0, 3, 0, 5, 0}, 3), (V{"r.", "de"}));
   // Heard before a figure: "Lake" "5".
   EXPECT_EQ(texts({7, 0, 2, 0, 8, 0, 5, 0, 0, 12, 0}, 7), (V{"Lake", "5"}));
+  // A wide gap (centres 2 steps apart, then 6) before a capital: "Lake" "Fork"; before a small letter
+  // (where a letter was not read, as "H" "use" for "House"): one word.
+  EXPECT_EQ(texts({7, 0, 2, 0, 8, 0, 5, 0, 0, 0, 0, 0, 9, 0, 10, 0, 6, 0, 8, 0}, -1), (V{"Lake", "Fork"}));
+  EXPECT_EQ(texts({1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4, 0, 5, 0, 6, 0}, -1), (V{"Badger"}));
 }
 
 TEST(Reading, ASettlementSymbolBeforeANameComesOffAndSymbolsAloneAreNoWords) {

@@ -47,16 +47,17 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
     bool split = false;
     for (const ReadChar& c : chars)
       if (c.text == " " && c.start >= a->end && c.end <= b->start) split = true;
-    // A space heard, not read, between a letter or figure and a small letter is no word's end: a word
-    // does not begin with a small letter unless a space was read ("Lake of") or an abbreviation's
-    // point ends the word before ("Cap. de"), and the space class rises within words ("Bad" "ger").
+    // A space heard, not read, or a wide gap between a letter or figure and a small letter is no word's
+    // end: a word does not begin with a small letter unless a space was read ("Lake of") or an
+    // abbreviation's point ends the word before ("Cap. de"); the space class rises within words ("Bad"
+    // "ger"), and a letter not read leaves a gap ("H" "use" for "House").
     const std::u32string before = utf8_decode(a->text), next = utf8_decode(b->text);
     const bool within = !before.empty() && !next.empty() && is_small_letter(next[0]) &&
                         (is_letter(before.back()) || (before.back() >= U'0' && before.back() <= U'9'));
     for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size() && !within; ++t)
       if (space[t] > o.space_probability) split = true;
     const double gap = pitches[k - 1];
-    if (gap > o.gap_ratio * median && gap > median + o.gap_steps) split = true;
+    if (gap > o.gap_ratio * median && gap > median + o.gap_steps && !within) split = true;
     if (split) words.emplace_back();
     words.back().push_back(b);
   }

@@ -30,13 +30,13 @@ struct ReadWord {
 
 // A line's characters split into words: at a space read, and between two characters where the space
 // class is likely although the blank won (its probability above `space_probability` on a step
-// between them: the recogniser often hears a space it does not write), unless a letter or figure is
-// followed by a small letter (a word begins with one only where a space was read, "Lake of", or after
-// an abbreviation's point, "Cap. de"; the space class also rises within words: "Bad" "ger", "Ere"
-// "chim", "15" "th"), or where they lie unusually far
+// between them: the recogniser often hears a space it does not write), or where they lie unusually far
 // apart (centres more than `gap_ratio` x the line's median pitch and `gap_steps` steps more than it:
 // half the height of the 48 px strip, whose steps are 8 px, so that a wide letter before narrow ones,
-// as in "Mill", does not split the word).
+// as in "Mill", does not split the word). Neither a heard space nor a gap splits a letter or figure
+// from a small letter after it: a word begins with one only where a space was read ("Lake of") or
+// after an abbreviation's point ("Cap. de"); the space class also rises within words ("Bad" "ger",
+// "Ere" "chim", "15" "th"), and a letter not read leaves a gap ("H" "use" for "House").
 // A word spans from half a pitch before its first character's centre to half a pitch after its last
 // one (in steps, over `used_steps`, the steps the crop's own width covers), clamped to the line; the
 // first word starts and the last ends with the line.
