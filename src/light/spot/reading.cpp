@@ -23,6 +23,11 @@ std::vector<ReadChar> decode_ctc(const model::StepClasses& s, const Dictionary& 
   return out;
 }
 
+namespace {
+bool is_circle(char32_t c) { return c == U'o' || c == U'O' || c == U'0' || c == U'\u00B0'; }
+bool is_figure(char32_t c) { return c >= U'0' && c <= U'9'; }
+}  // namespace
+
 std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std::vector<float>& space, double used_steps,
                                   const SplitOptions& o) {
   std::vector<const ReadChar*> letters;
@@ -47,13 +52,10 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
     bool split = false;
     for (const ReadChar& c : chars)
       if (c.text == " " && c.start >= a->end && c.end <= b->start) split = true;
-    // A space heard, not read, or a wide gap between a letter or figure and a small letter is no word's
-    // end: a word does not begin with a small letter unless a space was read ("Lake of") or an
-    // abbreviation's point ends the word before ("Cap. de"); the space class rises within words ("Bad"
-    // "ger"), and a letter not read leaves a gap ("H" "use" for "House").
+    // A letter or figure, then a small letter: only a space read ends the word there (reading.h).
     const std::u32string before = utf8_decode(a->text), next = utf8_decode(b->text);
     const bool within = !before.empty() && !next.empty() && is_small_letter(next[0]) &&
-                        (is_letter(before.back()) || (before.back() >= U'0' && before.back() <= U'9'));
+                        (is_letter(before.back()) || is_figure(before.back()));
     for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size() && !within; ++t)
       if (space[t] > o.space_probability) split = true;
     const double gap = pitches[k - 1];
@@ -91,16 +93,12 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
   return out;
 }
 
-namespace {
-bool is_circle(char32_t c) { return c == U'o' || c == U'O' || c == U'0' || c == U'\u00B0'; }
-}  // namespace
-
 bool is_symbol(const std::string& text) {
   const std::u32string t = utf8_decode(text);
   if (t.empty()) return false;
   if (t.size() == 1 && is_circle(t[0])) return true;
   if (t.size() >= 6 && std::all_of(t.begin(), t.end(), [&](char32_t c) { return c == t[0]; })) return true;
-  return t != U"&" && std::none_of(t.begin(), t.end(), [](char32_t c) { return (c >= U'0' && c <= U'9') || is_letter(c); });
+  return t != U"&" && std::none_of(t.begin(), t.end(), [](char32_t c) { return is_figure(c) || is_letter(c); });
 }
 
 bool leading_symbol(const std::string& text) {
