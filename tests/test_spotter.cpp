@@ -131,6 +131,32 @@ TEST(Reading, WordsSplitAtReadSpacesHeardSpacesAndWideGapsOnly) {
   EXPECT_LE(words[0].to, words[1].from + 1e-9);
 }
 
+TEST(Reading, WordsOfOneLineMeetHalfwayBetweenTheirFacingLettersOrReachAPitchBeyondThem) {
+  const auto d = small_dictionary();
+  // "ab ab": letters' centres at steps 0.5, 2.5, 6.5, 8.5 (the pitch 2), a space read at step 4: the
+  // words meet halfway between "b" and "a", at 4.5 of 10 steps.
+  const auto near = steps({1, 0, 2, 0, 6, 0, 1, 0, 2, 0});
+  const auto a = light::spot::split_words(light::spot::decode_ctc(near, d), near.space, 10);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_NEAR(a[0].to, 0.45, 1e-9);
+  EXPECT_NEAR(a[1].from, 0.45, 1e-9);
+  // Centres at 0.5, 2.5, 10.5, 12.5: halfway (6.5) is further than a pitch from the letters; the first
+  // word ends at 2.5 + 2 = 4.5, the second starts at 10.5 - 2 = 8.5 (of 14 steps).
+  const auto far = steps({1, 0, 2, 0, 6, 6, 6, 6, 6, 6, 1, 0, 2, 0});
+  const auto b = light::spot::split_words(light::spot::decode_ctc(far, d), far.space, 14);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_NEAR(b[0].to, 4.5 / 14, 1e-9);
+  EXPECT_NEAR(b[1].from, 8.5 / 14, 1e-9);
+  EXPECT_EQ(b[0].from, 0);
+  EXPECT_EQ(b[1].to, 1);
+  // Cut at the letters (no reach): half a pitch beyond them, 3.5 and 9.5.
+  light::spot::SplitOptions tight;
+  tight.reach = 0;
+  const auto c = light::spot::split_words(light::spot::decode_ctc(far, d), far.space, 14, tight);
+  EXPECT_NEAR(c[0].to, 3.5 / 14, 1e-9);
+  EXPECT_NEAR(c[1].from, 9.5 / 14, 1e-9);
+}
+
 TEST(Reading, AHeardSpaceOrAWideGapEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLetter) {
   // Classes: blank, B, a, d, g, e, r, L, k, F, o, f, 5, t, h, ".", space.
   const std::string dir = light::test::temp_dir();
@@ -160,6 +186,27 @@ TEST(Reading, AHeardSpaceOrAWideGapEndsAWordBeforeACapitalOrAFigureButNotBeforeA
   // (where a letter was not read, as "H" "use" for "House"): one word.
   EXPECT_EQ(texts({7, 0, 2, 0, 8, 0, 5, 0, 0, 0, 0, 0, 9, 0, 10, 0, 6, 0, 8, 0}, -1), (V{"Lake", "Fork"}));
   EXPECT_EQ(texts({1, 0, 2, 0, 0, 0, 0, 0, 3, 0, 4, 0, 5, 0, 6, 0}, -1), (V{"Badger"}));
+}
+
+TEST(Reading, AHeardSpaceBetweenTwoCapitalsNoFurtherApartThanTheLinesLettersIsInAWord) {
+  // Classes: blank, B, a, d, g, e, r, L, k, F, o, f, 5, t, h, ".", space.
+  const std::string dir = light::test::temp_dir();
+  light::test::write_text(dir + "/keys.txt", "B\na\nd\ng\ne\nr\nL\nk\nF\no\nf\n5\nt\nh\n.\n");
+  const light::spot::Dictionary d(dir + "/keys.txt", 17);
+  auto texts = [&](const std::vector<int>& ids, int heard_at) {
+    auto s = steps(ids);
+    if (heard_at >= 0) s.space[static_cast<size_t>(heard_at)] = 0.3f;
+    std::vector<std::string> out;
+    for (const auto& w : light::spot::split_words(light::spot::decode_ctc(s, d), s.space, s.steps)) out.push_back(w.text);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  // "BLF", a capital every 2 steps, the space class rising between L and F ("VAL" "ENCIA", "BU" "TTE").
+  EXPECT_EQ(texts({1, 0, 7, 0, 9, 0}, 3), (V{"BLF"}));
+  // "LF BLF": between F and B the centres lie 3 steps apart, more than the line's 2; heard there, a word ends.
+  EXPECT_EQ(texts({7, 0, 9, 0, 0, 1, 0, 7, 0, 9, 0}, 3), (V{"LF", "BLF"}));
+  // A space read between capitals at the line's pitch still ends a word.
+  EXPECT_EQ(texts({1, 0, 7, 16, 9, 0}, -1), (V{"BL", "F"}));
 }
 
 TEST(Reading, ASettlementSymbolBeforeANameComesOffAndSymbolsAloneAreNoWords) {

@@ -56,9 +56,13 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
     const std::u32string before = utf8_decode(a->text), next = utf8_decode(b->text);
     const bool within = !before.empty() && !next.empty() && is_small_letter(next[0]) &&
                         (is_letter(before.back()) || is_figure(before.back()));
-    for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size() && !within; ++t)
-      if (space[t] > o.space_probability) split = true;
+    // Two capitals no further apart than the line's letters: a space heard, not read, is in a word ("VAL" "ENCIA").
     const double gap = pitches[k - 1];
+    const bool capitals = !before.empty() && !next.empty() && is_capital(before.back()) && is_capital(next[0]) &&
+                          gap <= median;
+    for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size() && !within && !capitals;
+         ++t)
+      if (space[t] > o.space_probability) split = true;
     if (gap > o.gap_ratio * median && gap > median + o.gap_steps && !within) split = true;
     if (split) words.emplace_back();
     words.back().push_back(b);
@@ -82,8 +86,11 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
       sum += c->prob;
     }
     r.score = sum / static_cast<double>(w.size());
-    r.from = std::clamp(starts[k] >= 0 ? starts[k] : centre(w.front()) - median / 2, 0.0, used_steps) / used_steps;
-    r.to = std::clamp(centre(w.back()) + median / 2, 0.0, used_steps) / used_steps;
+    double f = centre(w.front()) - median / 2, t = centre(w.back()) + median / 2;
+    if (k > 0) f = std::max(f - o.reach * median, (centre(words[k - 1].back()) + centre(w.front())) / 2);
+    if (k + 1 < words.size()) t = std::min(t + o.reach * median, (centre(w.back()) + centre(words[k + 1].front())) / 2);
+    r.from = std::clamp(starts[k] >= 0 ? starts[k] : f, 0.0, used_steps) / used_steps;
+    r.to = std::clamp(t, 0.0, used_steps) / used_steps;
     r.first = std::clamp(centre(w.front()) / used_steps, 0.0, 1.0);
     r.last = std::clamp(centre(w.back()) / used_steps, 0.0, 1.0);
     out.push_back(r);
