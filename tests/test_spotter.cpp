@@ -1,6 +1,8 @@
 // The spotter's pipeline: reading a line (CTC, words), and `light spot` end to end on the bundled
 // synthetic tile (the evaluator's numbers) and crops of calibration tiles. Text lines and word
 // polygons: test_text_boxes.cpp.
+#include <functional>
+#include <memory>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -157,18 +159,23 @@ TEST(Reading, WordsOfOneLineMeetHalfwayBetweenTheirFacingLettersOrReachAPitchBey
   EXPECT_NEAR(c[1].from, 9.5 / 14, 1e-9);
 }
 
-TEST(Reading, AHeardSpaceOrAWideGapEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLetter) {
-  // Classes: blank, B, a, d, g, e, r, L, k, F, o, f, 5, t, h, ".", space.
+// The words split_words makes of a line read as `ids` (classes: blank, B, a, d, g, e, r, L, k, F, o,
+// f, 5, t, h, ".", space), the space class heard (0.3) at step `heard_at` (none: -1).
+std::function<std::vector<std::string>(const std::vector<int>&, int)> words_of_a_map_line() {
   const std::string dir = light::test::temp_dir();
   light::test::write_text(dir + "/keys.txt", "B\na\nd\ng\ne\nr\nL\nk\nF\no\nf\n5\nt\nh\n.\n");
-  const light::spot::Dictionary d(dir + "/keys.txt", 17);
-  auto texts = [&](const std::vector<int>& ids, int heard_at) {
+  auto d = std::make_shared<light::spot::Dictionary>(dir + "/keys.txt", 17);
+  return [d](const std::vector<int>& ids, int heard_at) {
     auto s = steps(ids);
     if (heard_at >= 0) s.space[static_cast<size_t>(heard_at)] = 0.3f;
     std::vector<std::string> out;
-    for (const auto& w : light::spot::split_words(light::spot::decode_ctc(s, d), s.space, s.steps)) out.push_back(w.text);
+    for (const auto& w : light::spot::split_words(light::spot::decode_ctc(s, *d), s.space, s.steps)) out.push_back(w.text);
     return out;
   };
+}
+
+TEST(Reading, AHeardSpaceOrAWideGapEndsAWordBeforeACapitalOrAFigureButNotBeforeASmallLetter) {
+  const auto texts = words_of_a_map_line();
   using V = std::vector<std::string>;
   // "Badger", the space class rising between "d" and "g" (read so on a topographic sheet: "Bad" "ger").
   EXPECT_EQ(texts({1, 0, 2, 0, 3, 0, 0, 4, 0, 5, 0, 6, 0}, 5), (V{"Badger"}));
@@ -189,17 +196,7 @@ TEST(Reading, AHeardSpaceOrAWideGapEndsAWordBeforeACapitalOrAFigureButNotBeforeA
 }
 
 TEST(Reading, AHeardSpaceBetweenTwoCapitalsNoFurtherApartThanTheLinesLettersIsInAWord) {
-  // Classes: blank, B, a, d, g, e, r, L, k, F, o, f, 5, t, h, ".", space.
-  const std::string dir = light::test::temp_dir();
-  light::test::write_text(dir + "/keys.txt", "B\na\nd\ng\ne\nr\nL\nk\nF\no\nf\n5\nt\nh\n.\n");
-  const light::spot::Dictionary d(dir + "/keys.txt", 17);
-  auto texts = [&](const std::vector<int>& ids, int heard_at) {
-    auto s = steps(ids);
-    if (heard_at >= 0) s.space[static_cast<size_t>(heard_at)] = 0.3f;
-    std::vector<std::string> out;
-    for (const auto& w : light::spot::split_words(light::spot::decode_ctc(s, d), s.space, s.steps)) out.push_back(w.text);
-    return out;
-  };
+  const auto texts = words_of_a_map_line();
   using V = std::vector<std::string>;
   // "BLF", a capital every 2 steps, the space class rising between L and F ("VAL" "ENCIA", "BU" "TTE").
   EXPECT_EQ(texts({1, 0, 7, 0, 9, 0}, 3), (V{"BLF"}));
