@@ -1,14 +1,14 @@
 // The spotter's pipeline: reading a line (CTC, words), and `light spot` end to end on the bundled
 // synthetic tile (the evaluator's numbers) and crops of calibration tiles. Text lines and word
 // polygons: test_text_boxes.cpp.
-#include <functional>
-#include <memory>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -142,6 +142,12 @@ TEST(Reading, WordsOfOneLineMeetHalfwayBetweenTheirFacingLettersOrReachAPitchBey
   ASSERT_EQ(a.size(), 2u);
   EXPECT_NEAR(a[0].to, 0.45, 1e-9);
   EXPECT_NEAR(a[1].from, 0.45, 1e-9);
+  // Centres at 0.5, 2.5, 5.5, 7.5: half a pitch more (4.5 and 3.5) would pass halfway, 4 of 9 steps.
+  const auto close = steps({1, 0, 2, 6, 0, 1, 0, 2, 0});
+  const auto m = light::spot::split_words(light::spot::decode_ctc(close, d), close.space, 9);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_NEAR(m[0].to, 4.0 / 9, 1e-9);
+  EXPECT_NEAR(m[1].from, 4.0 / 9, 1e-9);
   // Centres at 0.5, 2.5, 10.5, 12.5: halfway (6.5) is further than a pitch from the letters; the first
   // word ends at 2.5 + 2 = 4.5, the second starts at 10.5 - 2 = 8.5 (of 14 steps).
   const auto far = steps({1, 0, 2, 0, 6, 6, 6, 6, 6, 6, 1, 0, 2, 0});

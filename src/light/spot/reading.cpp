@@ -52,17 +52,16 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
     bool split = false;
     for (const ReadChar& c : chars)
       if (c.text == " " && c.start >= a->end && c.end <= b->start) split = true;
-    // A letter or figure, then a small letter: only a space read ends the word there (reading.h).
     const std::u32string before = utf8_decode(a->text), next = utf8_decode(b->text);
-    const bool within = !before.empty() && !next.empty() && is_small_letter(next[0]) &&
-                        (is_letter(before.back()) || is_figure(before.back()));
-    // Two capitals no further apart than the line's letters: a space heard, not read, is in a word ("VAL" "ENCIA").
+    const bool both = !before.empty() && !next.empty();
     const double gap = pitches[k - 1];
-    const bool capitals = !before.empty() && !next.empty() && is_capital(before.back()) && is_capital(next[0]) &&
-                          gap <= median;
-    for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size() && !within && !capitals;
-         ++t)
-      if (space[t] > o.space_probability) split = true;
+    // Where only a space read ends a word (reading.h): a letter or figure, then a small letter; two
+    // capitals no further apart than the line's letters.
+    const bool within = both && is_small_letter(next[0]) && (is_letter(before.back()) || is_figure(before.back()));
+    const bool capitals = both && is_capital(before.back()) && is_capital(next[0]) && gap <= median;
+    if (!within && !capitals)
+      for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size(); ++t)
+        if (space[t] > o.space_probability) split = true;
     if (gap > o.gap_ratio * median && gap > median + o.gap_steps && !within) split = true;
     if (split) words.emplace_back();
     words.back().push_back(b);
