@@ -391,6 +391,22 @@ TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {
   EXPECT_FALSE(light::spot::is_level_line(letter));  // a square is no line
 }
 
+TEST(TextBoxes, ASecondEnlargementAddsOnlyLinesWhereNothingWasFound) {
+  const TextBox found = line_box(200, 100, 150, 30, 0);
+  // Read enlarged again: the same line found as two pieces, a small line beside it touching its end
+  // (common area over the smaller: 5 of 100 px long, 0.05), and a small line apart.
+  const TextBox piece = line_box(150, 100, 60, 28, 0), touching = line_box(320, 100, 100, 12, 0);
+  const TextBox apart = line_box(200, 300, 60, 10, 0);
+  const auto out = light::spot::add_unseen_lines({found}, {piece, touching, apart});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_NEAR(out[0].length(), 150, 1e-9);  // what was found stays as it was
+  EXPECT_NEAR(out[1].length(), 100, 1e-9);
+  EXPECT_NEAR(out[2].corners[0].y, apart.corners[0].y, 1e-9);
+  // Overlapping it by more than a tenth of the smaller, a line is not added.
+  const TextBox over = line_box(290, 100, 100, 12, 0);  // 35 of 100 px
+  EXPECT_EQ(light::spot::add_unseen_lines({found}, {over}).size(), 1u);
+}
+
 TEST(ReadingCorners, ReadAVerticalLineUpwardAndFlipTurnsItOver) {
   const auto up = light::spot::reading_corners(50, 50, 40, 10, M_PI / 2);  // vertical
   EXPECT_NEAR(up[0].y, 70, 1e-9);  // starts at the bottom

@@ -18,7 +18,7 @@ void add_spot_command(CLI::App& app) {
   struct Args {
     std::string images, out, spotter, device = "cpu", shard;
     int threads = 0;
-    bool quiet = false, upright = false;
+    bool quiet = false, upright = false, small_lettering = false;
     spot::SpotOptions options;
   };
   auto a = std::make_shared<Args>();
@@ -32,6 +32,8 @@ void add_spot_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--upright", a->upright,
                 "Read the image upright only, not also turned a quarter (faster; steep lettering is found less well)");
+  cmd->add_flag("--small-lettering", a->small_lettering,
+                "Read the map once more, enlarged, for lettering much smaller than most of it (a plan's street names): more of it found, slower");
   cmd->add_option("--glyph-score", a->options.glyph_score,
                  "Letters standing alone that the detector misses (a block's letter, a section's figure) are looked for in the ink and kept "
                  "when read with this mean probability (0: not looked for)")
@@ -54,6 +56,7 @@ void add_spot_command(CLI::App& app) {
     for (const auto& [key, path] : images)
       if (same_file(path, a->out)) throw Error(a->out + " (--out): is one of the images; write the output elsewhere");
     a->options.turned_pass = !a->upright;
+    if (a->small_lettering) a->options.small_quantile = 0.1;
     model::PredictorOptions runtime;
     runtime.threads = a->threads;
     runtime.device = a->device;

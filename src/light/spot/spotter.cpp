@@ -36,44 +36,6 @@ std::string default_spotter_dir() {
   throw Error("no spotter folder found (looked in " + list + "); give --spotter DIR or set LIGHT_SPOTTER");
 }
 
-namespace {
-// A bent line's way along, vertex by vertex: the mean of its two edges' lengths (as
-// data::straighten_word shares the strip's width out), from 0 at its start.
-std::vector<double> way_along(const TextBox& line) {
-  auto d = [](const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); };
-  std::vector<double> at(line.upper.size(), 0.0);
-  for (size_t k = 1; k < at.size(); ++k) at[k] = at[k - 1] + (d(line.upper[k - 1], line.upper[k]) + d(line.lower[k - 1], line.lower[k])) / 2;
-  return at;
-}
-// The point of `edge` at `f` (0 to 1) of the way `at` along.
-maptext::Point along_bent(const std::vector<maptext::Point>& edge, const std::vector<double>& at, double f) {
-  const size_t n = at.size();
-  const double want = std::clamp(f, 0.0, 1.0) * at[n - 1];
-  size_t k = 1;
-  while (k + 1 < n && at[k] < want) ++k;
-  const double span = at[k] - at[k - 1], w = span > 0 ? (want - at[k - 1]) / span : 0;
-  return maptext::Point{edge[k - 1].x + (edge[k].x - edge[k - 1].x) * w, edge[k - 1].y + (edge[k].y - edge[k - 1].y) * w};
-}
-}  // namespace
-
-std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to) {
-  if (line.bent()) {
-    const std::vector<double> at = way_along(line);
-    std::vector<maptext::Point> out;
-    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line.lower, at, from + (to - from) * k / 7.0));  // lower edge, forwards
-    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line.upper, at, to - (to - from) * k / 7.0));    // upper edge, back
-    return out;
-  }
-  const auto& c = line.corners;  // start-top, end-top, end-bottom, start-bottom
-  auto lerp = [](const maptext::Point& a, const maptext::Point& b, double t) {
-    return maptext::Point{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
-  };
-  std::vector<maptext::Point> out;
-  for (int k = 0; k < 8; ++k) out.push_back(lerp(c[3], c[2], from + (to - from) * k / 7.0));  // lower edge, forwards
-  for (int k = 0; k < 8; ++k) out.push_back(lerp(c[0], c[1], to - (to - from) * k / 7.0));    // upper edge, back
-  return out;
-}
-
 struct Spotter::Impl {
   model::SpotterModels models;
   Dictionary dict;
@@ -86,9 +48,11 @@ struct Spotter::Impl {
   void detect_into(cv::Mat& prob, const image::RgbImage& image, const cv::Rect& area, double scale, bool turned);
   // The lines of the upright reading, its probability map left in `prob`.
   std::vector<TextBox> lines_at(const image::RgbImage& image, double scale, cv::Mat& prob);
-  // Those lines with the steep ones the turned reading finds (SpotOptions::turned_pass).
-  // (The upright map is let go before the turned one is made: a whole map holds one at a time.)
-  std::vector<TextBox> lines_both_ways(const image::RgbImage& image, double scale, std::vector<TextBox> upright, cv::Mat upright_prob);
+  // Those lines with the small ones a reading enlarged again finds (SpotOptions::small_quantile).
+  std::vector<TextBox> with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes);
+  // Those lines with the steep ones a reading turned a quarter finds in `areas` (SpotOptions::turned_pass).
+  std::vector<TextBox> with_turned_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
+                                         std::vector<TextBox> upright);
 };
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
@@ -116,36 +80,7 @@ std::vector<float> detector_input(const cv::Mat& rgb, int pw, int ph) {
 
 int round_up32(int v) { return (v + 31) / 32 * 32; }
 
-}  // namespace
 
-std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
-  const SpotOptions& o = impl_->options;
-  cv::Mat prob;
-  if (o.scale > 0) {
-    std::vector<TextBox> boxes = impl_->lines_at(image, o.scale, prob);
-    return impl_->lines_both_ways(image, o.scale, std::move(boxes), std::move(prob));
-  }
-  // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
-  // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
-  std::vector<TextBox> boxes = impl_->lines_at(image, 1, prob);
-  double scale = 1;
-  if (!boxes.empty()) {
-    std::vector<double> heights;
-    for (const TextBox& b : boxes) heights.push_back(b.height());
-    std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
-    const double median = heights[heights.size() / 2];
-    const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
-    if (enlarged > 1.2) {
-      std::vector<TextBox> at_one = std::move(boxes);
-      boxes = impl_->lines_at(image, scale = enlarged, prob);
-      if (o.large_height > 0)
-        boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height);
-    }
-  }
-  return impl_->lines_both_ways(image, scale, std::move(boxes), std::move(prob));
-}
-
-namespace {
 // Where the upright reading saw something that is not a level line: every place its probability map
 // reaches `low` outside the level lines it found (line work, far longer than thick, left out), each
 // grown by its own extent (a steep name seen upright is often a letter or two) and 8 px.
@@ -191,15 +126,61 @@ std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<T
 }
 }  // namespace
 
-std::vector<TextBox> Spotter::Impl::lines_both_ways(const image::RgbImage& image, double scale, std::vector<TextBox> upright,
-                                                    cv::Mat upright_prob) {
-  if (!options.turned_pass) return upright;
-  // The detector finds steep lettering less well than level lettering: where the upright reading saw
-  // something other than level lines, the image is read again turned a quarter, and each steep,
-  // elongated line found so replaces what the upright reading made of the same place, unless that
-  // was a level line.
-  const std::vector<cv::Rect> areas = unsettled_regions(upright_prob, upright, options.unsettled);
-  upright_prob.release();
+std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
+  const SpotOptions& o = impl_->options;
+  cv::Mat prob;
+  double scale = o.scale > 0 ? o.scale : 1;
+  std::vector<TextBox> boxes = impl_->lines_at(image, scale, prob);
+  // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
+  // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
+  if (o.scale == 0 && !boxes.empty()) {
+    std::vector<double> heights;
+    for (const TextBox& b : boxes) heights.push_back(b.height());
+    std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
+    const double median = heights[heights.size() / 2];
+    const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
+    if (enlarged > 1.2) {
+      std::vector<TextBox> at_one = std::move(boxes);
+      boxes = impl_->lines_at(image, scale = enlarged, prob);
+      if (o.large_height > 0)
+        boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height);
+    }
+  }
+  // Where to read the image turned is told by the upright map, which is then let go: a whole map
+  // holds one map at a time.
+  std::vector<cv::Rect> turned;
+  if (o.turned_pass)
+    turned = o.unsettled > 0 ? unsettled_regions(prob, boxes, o.unsettled) : std::vector<cv::Rect>{cv::Rect(0, 0, image.width, image.height)};
+  prob.release();
+  if (o.scale == 0) boxes = impl_->with_small_lines(image, scale, std::move(boxes));
+  return impl_->with_turned_lines(image, scale, turned, std::move(boxes));
+}
+
+std::vector<TextBox> Spotter::Impl::with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes) {
+  const SpotOptions& o = options;
+  if (o.small_quantile <= 0 || boxes.empty()) return boxes;
+  std::vector<double> heights;
+  for (const TextBox& b : boxes) heights.push_back(b.height());
+  std::sort(heights.begin(), heights.end());
+  const double low = heights[static_cast<size_t>(o.small_quantile * static_cast<double>(heights.size() - 1))];
+  const double again = std::min(o.max_small_scale, std::round(o.auto_height / std::max(low, 1.0) * 4) / 4);
+  if (again < o.small_trigger * scale) return boxes;
+  cv::Mat prob;
+  std::vector<TextBox> small;
+  for (TextBox& b : lines_at(image, again, prob))
+    if (b.height() * again <= o.small_height * o.auto_height) {
+      b.small = true;
+      small.push_back(std::move(b));
+    }
+  return add_unseen_lines(std::move(boxes), small);
+}
+
+std::vector<TextBox> Spotter::Impl::with_turned_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
+                                                      std::vector<TextBox> upright) {
+  if (areas.empty()) return upright;
+  // The detector finds steep lettering less well than level lettering: the image is read again
+  // turned a quarter, and each steep, elongated line found so replaces what the upright reading made
+  // of the same place, unless that was a level line.
   cv::Mat prob(image.height, image.width, CV_8U, cv::Scalar(0));
   for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, true);
   return merge_turned_lines(std::move(upright), text_boxes(prob.ptr<uint8_t>(), prob.rows, prob.cols, options.boxes));
@@ -455,7 +436,8 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   std::vector<SpottedWord> out;
   for (size_t i = 0; i < words.size(); ++i) {
     const LineWord& w = words[i];
-    if (w.word.score < o.min_score || is_symbol(w.word.text)) continue;
+    const bool small = w.read_on < boxes.size() && boxes[w.read_on].small;
+    if (w.word.score < (small ? std::max(o.min_score, o.small_min_score) : o.min_score) || is_symbol(w.word.text)) continue;
     const std::vector<maptext::Point> polygon = word_polygon(w.line, w.word.from, w.word.to);
     out.push_back(SpottedWord{extent[i] ? moved_across(polygon, *extent[i]) : polygon, w.word.text, w.word.score});
   }

@@ -1,6 +1,7 @@
 // The spotter: a map image in, its words out (a 16-point polygon in reading order, the text, a score).
 // The detector's probability map is computed in windows (bounded memory on a map of any size), its
-// text lines found (spot/text_boxes), then again with the image turned a quarter where the upright
+// text lines found (spot/text_boxes), again enlarged where the lowest lines found are much smaller
+// than the rest (a plan's street names), then with the image turned a quarter where the upright
 // reading saw something other than level lines (steep lettering is found better so), letters standing
 // alone that the detector does not see looked for in the ink (spot/lone_glyphs), each line rectified
 // to 48 px high and read (spot/reading; in batches of one width), steep lines also upside down, and
@@ -37,8 +38,23 @@ struct SpotOptions {
   // `piece_height` times theirs.
   double large_height = 2;
   double piece_height = 0.7;
+  // Lettering much smaller than most of a map's (a plan's street names among its districts' names)
+  // stays too small for the detector at the scale the median line sets. Where the lowest
+  // `small_quantile` of the lines found would need `small_trigger` times that scale or more to be
+  // auto_height pixels high, the image is read again so enlarged (at most `max_small_scale`), and the
+  // lines found there no higher than `small_height` times auto_height that overlap none found before
+  // are added (spot/text_boxes add_unseen_lines; small_quantile 0: not; with `scale` 0 only).
+  // Lettering so small is read less surely: their words are kept from `small_min_score`. Not by
+  // default (`light spot --small-lettering`: 0.1): a 2,000 px tile of like lettering takes 3.4 s
+  // instead of 2.2 (docs/spotter.md).
+  double small_quantile = 0;
+  double small_trigger = 1.25;
+  double max_small_scale = 4;
+  double small_height = 1.5;
+  double small_min_score = 0.8;  // the words read on those lines are kept from this mean probability (read less surely)
   // The image is also read turned a quarter where the upright reading's probability reaches
-  // `unsettled` outside the level lines it found, and the steep lines found so are kept (Spotter::lines).
+  // `unsettled` outside the level lines it found (0: everywhere), and the steep lines found so are
+  // kept (Spotter::lines).
   bool turned_pass = true;
   double unsettled = 0.1;
   int window = 1536;       // detector window side (pixels of the resized image; a multiple of 32)
@@ -93,9 +109,6 @@ class Spotter {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-// A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
-std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);
 
 // (image key, path) of every map image to spot: a file alone (key: its name), or a folder's images
 // (.png, .jpg, .jpeg, .tif, .tiff, .bmp, .webp, .jp2, in its subfolders too; keys: paths relative to

@@ -274,4 +274,51 @@ std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std:
   return out;
 }
 
+std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more) {
+  const size_t n = found.size();
+  for (const TextBox& m : more) {
+    bool seen = false;
+    for (size_t k = 0; k < n && !seen; ++k) seen = overlap(m, found[k]) > 0.1;
+    if (!seen) found.push_back(m);
+  }
+  return found;
+}
+
+namespace {
+// A bent line's way along, vertex by vertex: the mean of its two edges' lengths (as
+// data::straighten_word shares the strip's width out), from 0 at its start.
+std::vector<double> way_along(const TextBox& line) {
+  std::vector<double> at(line.upper.size(), 0.0);
+  for (size_t k = 1; k < at.size(); ++k) at[k] = at[k - 1] + (dist(line.upper[k - 1], line.upper[k]) + dist(line.lower[k - 1], line.lower[k])) / 2;
+  return at;
+}
+// The point of `edge` at `f` (0 to 1) of the way `at` along.
+maptext::Point along_bent(const std::vector<maptext::Point>& edge, const std::vector<double>& at, double f) {
+  const size_t n = at.size();
+  const double want = std::clamp(f, 0.0, 1.0) * at[n - 1];
+  size_t k = 1;
+  while (k + 1 < n && at[k] < want) ++k;
+  const double span = at[k] - at[k - 1], w = span > 0 ? (want - at[k - 1]) / span : 0;
+  return maptext::Point{edge[k - 1].x + (edge[k].x - edge[k - 1].x) * w, edge[k - 1].y + (edge[k].y - edge[k - 1].y) * w};
+}
+}  // namespace
+
+std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to) {
+  if (line.bent()) {
+    const std::vector<double> at = way_along(line);
+    std::vector<maptext::Point> out;
+    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line.lower, at, from + (to - from) * k / 7.0));  // lower edge, forwards
+    for (int k = 0; k < 8; ++k) out.push_back(along_bent(line.upper, at, to - (to - from) * k / 7.0));    // upper edge, back
+    return out;
+  }
+  const auto& c = line.corners;  // start-top, end-top, end-bottom, start-bottom
+  auto lerp = [](const maptext::Point& a, const maptext::Point& b, double t) {
+    return maptext::Point{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t};
+  };
+  std::vector<maptext::Point> out;
+  for (int k = 0; k < 8; ++k) out.push_back(lerp(c[3], c[2], from + (to - from) * k / 7.0));  // lower edge, forwards
+  for (int k = 0; k < 8; ++k) out.push_back(lerp(c[0], c[1], to - (to - from) * k / 7.0));    // upper edge, back
+  return out;
+}
+
 }  // namespace light::spot

@@ -18,6 +18,9 @@ struct TextBox {
   // A line set along a curve: its upper and lower edges (8 points each, from its start to its end)
   // following the lettering (TextBoxOptions::bend). Empty for a straight line: the corners are its edges.
   std::vector<maptext::Point> upper, lower;
+  // Found only when the image was read enlarged again for its small lettering (Spotter::lines): its
+  // words are kept from SpotOptions::small_min_score.
+  bool small = false;
   double length() const;
   double height() const;
   bool bent() const { return !upper.empty(); }
@@ -83,6 +86,14 @@ std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std:
 // over `piece_height` (lettering and paper run together).
 std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std::vector<TextBox>& as_is, double min_height,
                                        double piece_height);
+
+// Small lettering found by a second, larger enlargement: the lines of `more` that overlap none of
+// `found` (their common area over the smaller's at most 0.1) added to it; what was found before stays
+// as it was.
+std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more);
+
+// A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
+std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);
 
 // Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
 // its long side) in reading order: the direction is taken from left to right, upward for a vertical
