@@ -312,12 +312,18 @@ TEST(Spotter, FindsAPlansStreetNamesBesideLargerLetteringOnlyWhenItReadsTheMapEn
   // Measured 2026-11-28: recall 1 of 7 read once, 4 of 7 read enlarged again (6 of 7 kept at any score).
   EXPECT_LT(spotted_scores(enlarged_once, img, gt, light::eval::Task::Det).at("recall"), 0.3);
   light::spot::SpotOptions small;
-  small.small_quantile = 0.1;
+  small.small_quantile = light::spot::SpotOptions::small_lettering;
   light::spot::Spotter again(light::test::source_path("models/spotter"), {}, small);
-  EXPECT_GT(spotted_scores(again, img, gt, light::eval::Task::Det).at("recall"), 0.5);
+  const double found_again = spotted_scores(again, img, gt, light::eval::Task::Det).at("recall");
+  EXPECT_GT(found_again, 0.5);
   small.small_min_score = 0;
   light::spot::Spotter kept_at_any_score(light::test::source_path("models/spotter"), {}, small);
-  EXPECT_GT(spotted_scores(kept_at_any_score, img, gt, light::eval::Task::Det).at("recall"), 0.8);
+  const double at_any_score = spotted_scores(kept_at_any_score, img, gt, light::eval::Task::Det).at("recall");
+  EXPECT_GT(at_any_score, 0.8);
+  EXPECT_LT(found_again, at_any_score);  // the words read less surely there are dropped
+  // A quantile of the lines that is none is refused.
+  small.small_quantile = 1;
+  EXPECT_THROW(light::spot::Spotter(light::test::source_path("models/spotter"), {}, small), light::Error);
 }
 
 TEST(Spotter, FindsWordsSetAlongACurveOnlyWithEdgesThatBendWithTheLine) {

@@ -60,6 +60,7 @@ Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime,
   if (!(options.glyph_score >= 0 && options.glyph_score <= 1)) throw Error("--glyph-score: expected 0 (do not look for letters alone in the ink) to 1");
   if (options.window < 64 || options.window % 32) throw Error("--window: expected a multiple of 32 of at least 64");
   if (options.overlap < 0 || options.overlap >= options.window) throw Error("--overlap: expected 0 to the window side");
+  if (!(options.small_quantile >= 0 && options.small_quantile < 1)) throw Error("small_quantile: expected 0 (not read again) to below 1");
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
     if (!fs::is_regular_file(fs::path(dir) / f)) throw Error(dir + ": not a spotter folder (no " + f + ")");
   impl_ = std::make_unique<Impl>(dir, runtime, options);
@@ -80,6 +81,13 @@ std::vector<float> detector_input(const cv::Mat& rgb, int pw, int ph) {
 
 int round_up32(int v) { return (v + 31) / 32 * 32; }
 
+
+// The lines' heights, in their order.
+std::vector<double> heights_of(const std::vector<TextBox>& boxes) {
+  std::vector<double> heights;
+  for (const TextBox& b : boxes) heights.push_back(b.height());
+  return heights;
+}
 
 // Where the upright reading saw something that is not a level line: every place its probability map
 // reaches `low` outside the level lines it found (line work, far longer than thick, left out), each
@@ -134,8 +142,7 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
   // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
   if (o.scale == 0 && !boxes.empty()) {
-    std::vector<double> heights;
-    for (const TextBox& b : boxes) heights.push_back(b.height());
+    std::vector<double> heights = heights_of(boxes);
     std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
     const double median = heights[heights.size() / 2];
     const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
@@ -159,8 +166,7 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
 std::vector<TextBox> Spotter::Impl::with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes) {
   const SpotOptions& o = options;
   if (o.small_quantile <= 0 || boxes.empty()) return boxes;
-  std::vector<double> heights;
-  for (const TextBox& b : boxes) heights.push_back(b.height());
+  std::vector<double> heights = heights_of(boxes);
   std::sort(heights.begin(), heights.end());
   const double low = heights[static_cast<size_t>(o.small_quantile * static_cast<double>(heights.size() - 1))];
   const double again = std::min(o.max_small_scale, std::round(o.auto_height / std::max(low, 1.0) * 4) / 4);

@@ -48,6 +48,7 @@ struct SpotOptions {
   // default (`light spot --small-lettering`: 0.1): a 2,000 px tile of like lettering takes 3.4 s
   // instead of 2.2 (docs/spotter.md).
   double small_quantile = 0;
+  static constexpr double small_lettering = 0.1;  // the small_quantile `light spot --small-lettering` sets
   double small_trigger = 1.25;
   double max_small_scale = 4;
   double small_height = 1.5;
