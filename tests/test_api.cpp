@@ -70,3 +70,21 @@ TEST(PublicApi, BadOptionsAreALightErrorNamingThem) {
   EXPECT_THROW(light::link_by_heuristic({}, h), light::Error);
   EXPECT_STREQ(light::version(), "0.1.0");
 }
+
+TEST(PublicApi, SpotsSmallLetteringWhenAskedAndLinksTheWordsAsASpotters) {
+  // A plan's street names among larger lettering (the crop of light_model_tests' Spotter test).
+  const std::string src = LIGHT_SOURCE_DIR;
+  const std::string png = src + "/tests/data/spot/street-names-among-larger-lettering.png";
+  light::SpotOptions so;
+  so.threads = 2;
+  const size_t once = words(light::Spotter(src + "/models/spotter", so).spot(png));
+  so.small_lettering = true;
+  const light::maptext::Dataset spotted = light::Spotter(src + "/models/spotter", so).spot(png);
+  EXPECT_GT(words(spotted), once + 2);  // measured: 2 words read once, 5 read enlarged again
+  light::LinkByModelOptions lo;
+  lo.threads = 2;
+  light::LinkByModelReport report;
+  const auto linked = light::link_by_model(spotted, src + "/models/light-small", src + "/tests/data/spot", lo, &report);
+  EXPECT_EQ(words(linked), words(spotted));
+  EXPECT_EQ(report.spotted_tiles, 1u);  // each word carries the spotter's score
+}

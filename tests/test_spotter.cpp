@@ -459,6 +459,32 @@ TEST(SpotCommand, SpotsItsShareOfAFolderOfMapsAndRefusesABadShare) {
   EXPECT_FALSE(light::test::file_exists(dir + "/x.json"));
 }
 
+TEST(LinkFromImages, FindsAPlansStreetNamesOnlyWhenAskedToReadSmallLettering) {
+  // The crop of the Spotter test above: 1 street name of 7 found read once, 4 read enlarged again.
+  const std::string dir = light::test::temp_dir();
+  std::filesystem::create_directories(dir + "/maps");
+  const std::string png = dir + "/maps/street-names-among-larger-lettering.png";
+  std::filesystem::copy_file(light::test::source_path("tests/data/spot/street-names-among-larger-lettering.png"), png);
+  const auto gt = light::maptext::read_maptext(light::test::source_path("tests/data/spot/street-names-among-larger-lettering.json"), {});
+  auto recall = [&](const std::string& flags) {
+    const auto r = light::test::run_light("link --images " + light::test::q(png) + " -o " + light::test::q(dir + "/linked.json") + " -q" + flags);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto linked = light::maptext::read_maptext(dir + "/linked.json", {light::maptext::Kind::Predictions, true});
+    std::filesystem::remove(dir + "/linked.json");
+    light::eval::Options o;
+    o.task = light::eval::Task::Det;
+    const auto report = light::eval::evaluate(gt, linked, o);
+    return std::map<std::string, double>(report.overall.begin(), report.overall.end()).at("recall");
+  };
+  EXPECT_LT(recall(""), 0.3);
+  EXPECT_GT(recall(" --small-lettering"), 0.5);
+  // With given words it has nothing to read: said, not silently ignored.
+  const auto w = light::test::run_light("link --words " + light::test::q(light::test::source_path("tests/data/spot/street-names-among-larger-lettering.json")) +
+                                        " --images " + light::test::q(dir + "/maps") + " --small-lettering -q -o " + light::test::q(dir + "/w.json"));
+  EXPECT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.err.find("--small-lettering is not used with --words"), std::string::npos) << w.err;
+}
+
 TEST(LinkFromImages, WithoutWordsTheSpotterReadsTheMapAndTheModelLinksItsWords) {
   const std::string dir = light::test::temp_dir();
   std::filesystem::create_directories(dir + "/maps");
@@ -481,6 +507,8 @@ TEST(LinkFromImages, WithoutWordsTheSpotterReadsTheMapAndTheModelLinksItsWords) 
   const auto report = light::eval::evaluate(gt, linked, o);
   std::map<std::string, double> m(report.overall.begin(), report.overall.end());
   EXPECT_GT(m.at("edges_fscore"), 0.7);  // measured 0.82 (the ground-truth words linked: 0.94)
+  // Its words are a spotter's, decoded with the model's factor for them (--words-from).
+  EXPECT_NE(r.err.find("1 tile(s) of a text spotter's words"), std::string::npos) << r.err;
   // A heuristic links only words it is given.
   const auto h = light::test::run_light("link --method distance --images " + light::test::q(dir + "/maps") + " -o " +
                                         light::test::q(dir + "/h.json"));

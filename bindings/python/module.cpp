@@ -56,7 +56,7 @@ light::maptext::Tile one_tile(const std::string& text, const std::string& source
 py::dict report_dict(const light::LinkByModelReport& r) {
   py::dict d;
   d["tiles"] = r.tiles, d["words"] = r.words, d["model_words"] = r.model_words;
-  d["windowed_tiles"] = r.windowed_tiles, d["cycles_broken"] = r.cycles_broken;
+  d["windowed_tiles"] = r.windowed_tiles, d["cycles_broken"] = r.cycles_broken, d["spotted_tiles"] = r.spotted_tiles;
   return d;
 }
 
@@ -85,13 +85,15 @@ py::list matches_list(const std::vector<light::SearchMatch>& matches) {
 light::LinkByModelOptions link_options(const std::string& device, int threads, int max_length, double no_successor_bias,
                                        std::optional<double> exponent, std::optional<double> above, std::optional<double> next_line,
                                        std::optional<double> lettering, std::optional<double> alignment, std::optional<double> baseline,
-                                       std::optional<double> polygon_height, bool keep_repeated_words, const std::string& tokenizer) {
+                                       std::optional<double> polygon_height, bool keep_repeated_words, const std::string& tokenizer,
+                                       const std::string& words_from) {
   light::LinkByModelOptions o;
   o.device = device, o.threads = threads, o.max_length = max_length, o.no_successor_bias = no_successor_bias;
   o.no_successor_exponent = exponent, o.reading_prior_above = above, o.reading_prior_next_line = next_line;
   o.lettering_prior = lettering, o.alignment_prior = alignment, o.baseline_prior = baseline;
   o.polygon_height = polygon_height, o.keep_repeated_words = keep_repeated_words;
   o.tokenizer_dir = tokenizer;
+  o.words_from = words_from;
   return o;
 }
 
@@ -168,16 +170,18 @@ PYBIND11_MODULE(_light, m) {
       .def(py::init([](const std::string& model_dir, const std::string& device, int threads, int max_length, double no_successor_bias,
                        std::optional<double> exponent, std::optional<double> above, std::optional<double> next_line,
                        std::optional<double> lettering, std::optional<double> alignment, std::optional<double> baseline,
-                       std::optional<double> polygon_height, bool keep_repeated_words, const std::string& tokenizer) {
+                       std::optional<double> polygon_height, bool keep_repeated_words, const std::string& tokenizer,
+                       const std::string& words_from) {
              const light::LinkByModelOptions o = link_options(device, threads, max_length, no_successor_bias, exponent, above, next_line,
-                                                              lettering, alignment, baseline, polygon_height, keep_repeated_words, tokenizer);
+                                                              lettering, alignment, baseline, polygon_height, keep_repeated_words, tokenizer,
+                                                              words_from);
              py::gil_scoped_release free;
              return light::Linker(model_dir, o);
            }),
            py::arg("model_dir"), py::arg("device"), py::arg("threads"), py::arg("max_length"), py::arg("no_successor_bias"),
            py::arg("no_successor_exponent"), py::arg("reading_prior_above"), py::arg("reading_prior_next_line"), py::arg("lettering_prior"),
            py::arg("alignment_prior"), py::arg("baseline_prior"), py::arg("polygon_height"), py::arg("keep_repeated_words"),
-           py::arg("tokenizer"))
+           py::arg("tokenizer"), py::arg("words_from"))
       .def_property_readonly("model_dir", &light::Linker::model_dir)
       .def("link", [](light::Linker& l, const std::string& text, const std::string& source, const std::string& images_dir) {
         light::LinkByModelReport r;
@@ -211,14 +215,15 @@ PYBIND11_MODULE(_light, m) {
 
   py::class_<light::Spotter>(m, "Spotter")
       .def(py::init([](const std::string& dir, const std::string& device, int threads, const std::string& alphabet, double min_score,
-                       double scale, bool upright) {
+                       double scale, bool upright, bool small_lettering) {
              light::SpotOptions o;
              o.device = device, o.threads = threads, o.alphabet = alphabet, o.min_score = min_score, o.scale = scale;
-             o.upright = upright;
+             o.upright = upright, o.small_lettering = small_lettering;
              py::gil_scoped_release free;
              return light::Spotter(dir, o);
            }),
-           py::arg("spotter_dir"), py::arg("device"), py::arg("threads"), py::arg("alphabet"), py::arg("min_score"), py::arg("scale"), py::arg("upright"))
+           py::arg("spotter_dir"), py::arg("device"), py::arg("threads"), py::arg("alphabet"), py::arg("min_score"), py::arg("scale"), py::arg("upright"),
+           py::arg("small_lettering"))
       .def("spot", [](light::Spotter& s, const std::string& images) {
         py::gil_scoped_release free;
         return light::maptext::to_json_text(s.spot(images));

@@ -77,6 +77,10 @@ struct LinkByModelOptions {
   int threads = 0;             // LibTorch threads (0: all cores)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
+  // Whose words: "spotter" (a text spotter's: the model's factor for spotted words, where it has one),
+  // "annotation" (drawn or annotated by hand), "auto" (a spotter's where every word of a tile carries a
+  // numeric "score", as spot() writes).
+  std::string words_from = "auto";
   // Set: instead of the model's: that factor times (words around the word / 50)^exponent; a candidate above
   // the word, in its reading frame, times reading_prior_above; one on the line below it times
   // reading_prior_next_line; a candidate on the line below or spread, lettered as the word is, times
@@ -95,6 +99,7 @@ struct LinkByModelOptions {
 };
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;
+  size_t spotted_tiles = 0;  // tiles decoded as a text spotter's words (words_from)
 };
 // `model_dir`: a model folder (config.json, model.safetensors, tokenizer) such as a `light train`
 // run's best/; `images_dir`: the folder holding each tile's image (its key, or the key's basename).
@@ -135,6 +140,9 @@ struct SpotOptions {
   double min_score = 0.5;          // words whose characters' mean probability is below are dropped
   double scale = 0;                // the detector reads the image resized by this (0: auto)
   bool upright = false;            // true: not also turned a quarter (faster; steep lettering found less well)
+  // true: read the map once more, enlarged, where its lowest lines are much smaller than most (a plan's
+  // street names among its districts' names): more of them found, slower (`light spot --small-lettering`).
+  bool small_lettering = false;
 };
 // A spotter folder (detector.safetensors, recognizer.safetensors, keys.txt) loaded once.
 class Spotter {

@@ -157,17 +157,20 @@ class Linker:
     window), no_successor_bias, no_successor_exponent, reading_prior_above, reading_prior_next_line,
     lettering_prior, alignment_prior, baseline_prior, polygon_height (None: the model's own),
     keep_repeated_words (True: a phrase holding one word twice with other words between is kept as
-    decoded, not cut at its weakest link), tokenizer (a folder; None: the model's). One Linker is not
-    for two threads at once; give each thread its own.
+    decoded, not cut at its weakest link), tokenizer (a folder; None: the model's), words_from ("auto":
+    an image's words are a text spotter's when every word carries a "score", as Spotter writes, and
+    are decoded with the model's factor for spotted words; "spotter" or "annotation": so for every
+    image). One Linker is not for two threads at once; give each thread its own.
     """
 
     def __init__(self, model=None, *, device="cpu", threads=0, max_length=1000, no_successor_bias=None,
                  no_successor_exponent=None, reading_prior_above=None, reading_prior_next_line=None, lettering_prior=None,
-                 alignment_prior=None, baseline_prior=None, polygon_height=None, keep_repeated_words=False, tokenizer=None):
+                 alignment_prior=None, baseline_prior=None, polygon_height=None, keep_repeated_words=False, tokenizer=None,
+                 words_from="auto"):
         self._core = _light.Linker(_path(model) if model else "", device, threads, max_length, no_successor_bias or 0.0,
                                    no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
                                    alignment_prior, baseline_prior, polygon_height, bool(keep_repeated_words),
-                                   _path(tokenizer) if tokenizer else "")
+                                   _path(tokenizer) if tokenizer else "", words_from)
         self.report = {}
 
     @property
@@ -183,7 +186,7 @@ class Linker:
         basename), or a dict {image key: a path or an (H, W, 3) RGB uint8 array}, or one array when
         there is one image. Each word keeps its own keys and gains "successor_probability".
         """
-        report = dict.fromkeys(("tiles", "words", "model_words", "windowed_tiles", "cycles_broken"), 0)
+        report = dict.fromkeys(("tiles", "words", "model_words", "windowed_tiles", "cycles_broken", "spotted_tiles"), 0)
         if _is_path(images):
             out, r = self._core.link(_words_text(words), "words", _path(images))
             self.report = r
@@ -276,12 +279,15 @@ class Spotter:
     """A text spotter (detector and recogniser) loaded once: Spotter(spotter=None) is the bundled one.
 
     Options as `light spot`'s: device, threads, alphabet ("latin" | "all"), min_score, scale (0: auto),
-    upright (True: the map is not also read turned a quarter; faster, steep lettering found less well).
+    upright (True: the map is not also read turned a quarter; faster, steep lettering found less well),
+    small_lettering (True: read once more, enlarged, where the lowest lines are much smaller than most,
+    as a plan's street names among its districts' names; slower).
     """
 
-    def __init__(self, spotter=None, *, device="cpu", threads=0, alphabet="latin", min_score=0.5, scale=0.0, upright=False):
+    def __init__(self, spotter=None, *, device="cpu", threads=0, alphabet="latin", min_score=0.5, scale=0.0, upright=False,
+                 small_lettering=False):
         self._core = _light.Spotter(_path(spotter) if spotter else "", device, threads, alphabet, min_score, scale,
-                                    bool(upright))
+                                    bool(upright), bool(small_lettering))
 
     def spot(self, images):
         """The words on map images: each word its own group, with "text" and "score".

@@ -122,6 +122,23 @@ def test_spot_upright_reads_as_light_spot_upright(tmp_path):
     assert "Creek" in [w["text"] for g in light.Spotter(threads=2).spot(crop)[0]["groups"] for w in g]
 
 
+
+def test_spot_small_lettering_reads_as_light_spot_small_lettering_and_links_as_a_spotters_words(tmp_path):
+    # A plan's street names among larger lettering (tests/test_spotter.cpp): more found read again enlarged.
+    crop = os.path.join(SRC, "tests", "data", "spot", "street-names-among-larger-lettering.png")
+    want = cli(tmp_path, "spot", "--images", crop, "--threads", "2", "--small-lettering")
+    got = light.Spotter(threads=2, small_lettering=True).spot(crop)
+    assert got == want
+    assert len(got[0]["groups"]) > len(light.Spotter(threads=2).spot(crop)[0]["groups"]) + 2
+    linker = light.Linker(threads=2)
+    linker.link(got, os.path.dirname(crop))
+    assert linker.report["spotted_tiles"] == 1  # every word carries the spotter's score
+    linker = light.Linker(threads=2, words_from="annotation")
+    linker.link(got, os.path.dirname(crop))
+    assert linker.report["spotted_tiles"] == 0
+    linked = cli(tmp_path, "link", "--images", crop, "--small-lettering", "--threads", "2")
+    assert linked == light.Linker(threads=2).link(got, os.path.dirname(crop))
+
 # ---- Words keep their identity --------------------------------------------------------------------
 
 def test_every_words_own_keys_come_back_on_the_same_word(tile_words, linker):
@@ -296,7 +313,10 @@ def test_a_spotters_table_becomes_phrases_and_geojson(tile_words):
     assert first["score"] == 0.9 and first["patch_id"] == "patch-0" and len(first["vertices"]) == len(
         tile_words[0]["groups"][0][0]["vertices"])
     linked = light.link(tiles, images=TILE_DIR, threads=2)
-    assert texts(linked) == texts(light.link(tile_words, images=TILE_DIR, threads=2))
+    # Its words carry a score: a spotter's, decoded with the model's factor for spotted words.
+    assert texts(linked) == texts(light.link(tile_words, images=TILE_DIR, threads=2, words_from="spotter"))
+    assert texts(light.link(tiles, images=TILE_DIR, threads=2, words_from="annotation")) == texts(
+        light.link(tile_words, images=TILE_DIR, threads=2))
     geo = light.to_geojson(linked)
     assert geo["type"] == "FeatureCollection" and len(geo["features"]) == len(linked[0]["groups"])
     assert all(w["patch_id"] == "patch-0" for f in geo["features"] for w in f["properties"]["words"])
@@ -346,7 +366,7 @@ def test_the_documented_table_example_runs(tmp_path, tile_words):
                           TILE_DIR, str(tmp_path / "out")], check=True, capture_output=True, text=True, env=env)
     assert "Henderson River" in run.stdout
     phrases = json.load(open(tmp_path / "out.json"))
-    assert texts(phrases) == texts(light.link(tile_words, images=TILE_DIR, threads=2))
+    assert texts(phrases) == texts(light.link(tile_words, images=TILE_DIR, threads=2, words_from="spotter"))  # scored: a spotter's
     geo = json.load(open(tmp_path / "out.geojson"))
     words = [w for f in geo["features"] for w in f["properties"]["words"]]
     assert len(words) == sum(len(g) for t in tile_words for g in t["groups"])

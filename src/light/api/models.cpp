@@ -22,6 +22,7 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   o.threads = options.threads;
   o.max_length = options.max_length;
   o.no_successor_bias = options.no_successor_bias;
+  o.words_from = options.words_from;
   o.no_successor_exponent = options.no_successor_exponent;
   o.reading_prior_above = options.reading_prior_above;
   o.reading_prior_next_line = options.reading_prior_next_line;
@@ -36,7 +37,7 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
 void add(LinkByModelReport* to, const link::ModelLinkReport& r) {
   if (!to) return;
   to->tiles += r.tiles, to->words += r.words, to->model_words += r.model_words;
-  to->windowed_tiles += r.windowed_tiles, to->cycles_broken += r.cycles_broken;
+  to->windowed_tiles += r.windowed_tiles, to->cycles_broken += r.cycles_broken, to->spotted_tiles += r.spotted_tiles;
 }
 
 // OpenBLAS's kernel, corrected once per process before the first model runs (util/blas.h: a program
@@ -109,6 +110,7 @@ struct Spotter::Impl {
     s.min_score = o.min_score;
     s.scale = o.scale;
     s.turned_pass = !o.upright;
+    if (o.small_lettering) s.small_quantile = spot::SpotOptions::small_lettering;
     return s;
   }
 };

@@ -20,10 +20,12 @@ void note_unused_options(const CLI::App& cmd, const LinkArgs& a) {
   const auto given = [&](const char* name) { return cmd.count(name) > 0; };
   const std::string why = a.method.empty() ? "" : "--method " + a.method + " (it is the model's)";
   if (!a.method.empty())
-    for (const char* o : {"--tokenizer", "--device", "--max-length", "--no-successor-bias", "--no-successor-exponent", "--reading-prior-above",
+    for (const char* o : {"--tokenizer", "--device", "--max-length", "--no-successor-bias", "--words-from", "--no-successor-exponent", "--reading-prior-above",
                           "--reading-prior-next-line", "--lettering-prior", "--alignment-prior", "--baseline-prior", "--polygon-points", "--polygon-height",
                           "--keep-repeated-words"})
       if (given(o)) std::fprintf(stderr, "note: %s is not used with %s\n", o, why.c_str());
+  if ((!a.words.empty() || !a.method.empty()) && given("--small-lettering"))
+    std::fprintf(stderr, "note: --small-lettering is not used with --words or --method (it is the spotter's, reading --images)\n");
   if (a.method.empty() && given("--order")) std::fprintf(stderr, "note: --order is not used by a model (it orders the heuristics' phrases)\n");
   if (a.method != "mst" && given("--weights")) std::fprintf(stderr, "note: --weights is not used here (the MST heuristic's edge costs)\n");
   if (!given("--merge-tiles") && given("--merge-ioa")) std::fprintf(stderr, "note: --merge-ioa is not used without --merge-tiles\n");
@@ -75,6 +77,11 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--max-length", args->max_length, "Token window (with --model)")->capture_default_str();
   cmd->add_option("--no-successor-bias", args->no_successor_bias,
                   "Multiply each word's \"no successor\" probability by this before decoding (default: the model's config; 1: the paper's)");
+  cmd->add_option("--words-from", args->words_from,
+                  "auto | spotter | annotation: whose words these are, for the decoding: a text spotter's are decoded with the "
+                  "model's factor for spotted words (auto: a tile whose every word carries a \"score\", as `light spot` writes)")
+      ->check(CLI::IsMember({"auto", "spotter", "annotation"}))
+      ->capture_default_str();
   cmd->add_option("--no-successor-exponent", args->no_successor_exponent,
                   "... times (words within a window around it / 50) to this power (default: the model's config; 0: the same for every word)");
   cmd->add_option("--reading-prior-above", args->reading_prior_above,
@@ -105,6 +112,9 @@ void add_link_command(CLI::App& app) {
                   "Words to link: MapText JSON (ground truth or spotter output), a per-image spotter file, GeoJSON, or a folder of them");
   cmd->add_option("--spotter", args->spotter,
                   "Without --words: the spotter folder that finds and reads the words on --images first (default: the bundled one)");
+  cmd->add_flag("--small-lettering", args->small_lettering,
+                "Without --words: the spotter reads the map once more, enlarged, for lettering much smaller than most of it "
+                "(as light spot --small-lettering)");
   cmd->add_option("--collection", args->collection,
                   "Many maps, one output each in the -o folder: a folder of words files, or a manifest (CSV or JSON lines: words, image, georef, name)");
   cmd->add_option_function<double>(

@@ -24,6 +24,7 @@ void run_link_with_model(const LinkArgs& a) {
   mo.threads = a.threads;
   mo.max_length = a.max_length;
   mo.no_successor_bias = a.no_successor_bias;
+  mo.words_from = a.words_from;
   mo.no_successor_exponent = a.no_successor_exponent;
   mo.reading_prior_above = a.reading_prior_above;
   mo.reading_prior_next_line = a.reading_prior_next_line;
@@ -46,6 +47,7 @@ void run_link_with_model(const LinkArgs& a) {
     });
   } else if (a.words.empty()) {  // from the images alone: the spotter reads them first
     spot::SpotOptions so;
+    if (a.small_lettering) so.small_quantile = spot::SpotOptions::small_lettering;
     model::PredictorOptions runtime;
     runtime.threads = a.threads;
     runtime.device = a.device;
@@ -62,6 +64,8 @@ void run_link_with_model(const LinkArgs& a) {
   if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());
   std::fprintf(stderr, "link: %zu tiles, %zu words (%zu seen by the model); %zu tile(s) in several windows; %zu successor cycle(s) broken\n",
                report.tiles, report.words, report.model_words, report.windowed_tiles, report.cycles_broken);
+  if (report.spotted_tiles > 0)
+    std::fprintf(stderr, "link: %zu tile(s) of a text spotter's words, decoded as such (--words-from)\n", report.spotted_tiles);
   if (report.polygons.resampled > 0)
     std::fprintf(stderr, "link: %zu word polygon(s) resampled to 16 points (--polygon-points %s)\n", report.polygons.resampled,
                  report.polygon_points.c_str());

@@ -14,6 +14,7 @@ namespace light::cli {
 struct LinkArgs {
   std::string method, model, images, tokenizer, device = "cpu", words, out, order = "path";
   std::string spotter;  // with no --words: the spotter folder that reads --images first ("": the bundled one)
+  bool small_lettering = false;  // with no --words: the spotter reads the map again enlarged (`light spot --small-lettering`)
   std::string polygon_points;  // "" = the model config's
   // Output (docs/commands.md "Outputs"): maptext | geojson | webanno; georeferencing for GeoJSON
   // (none | auto | a QGIS .points file), its transform and fallback CRS; the IIIF canvas for webanno.
@@ -25,6 +26,7 @@ struct LinkArgs {
   double merge_tiles = 0, merge_ioa = 0.5;
   int max_length = 1000;
   double no_successor_bias = 0;
+  std::string words_from = "auto";  // auto | spotter | annotation (link/model_linking.h)
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;  // unset: the model config's
   std::optional<double> alignment_prior, baseline_prior, polygon_height;  // likewise
   std::vector<double> weights{1.0, 1.0, 1.0};

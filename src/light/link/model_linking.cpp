@@ -3,6 +3,8 @@
 #include <cmath>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "light/data/inputs.h"
 #include "light/data/scale_windows.h"
 #include "light/data/tile_image.h"
@@ -26,6 +28,8 @@ struct ModelLinker::Impl {
   data::Tokenize tokenize;
   int max_length;
   DecodingPrior prior;
+  DecodingPrior spotted_prior;  // for a spotter's words (ModelLinkOptions::words_from)
+  std::string words_from;
   data::PolygonPoints polygon_points;
   double polygon_height = 1;
   bool split_repeats = true;
@@ -42,7 +46,10 @@ struct ModelLinker::Impl {
         polygon_points(opt.polygon_points.empty() ? model.config().polygon_points
                                                   : data::parse_polygon_points(opt.polygon_points, "--polygon-points")),
         split_repeats(opt.split_repeats),
+        words_from(opt.words_from),
         source(opt.source.empty() ? "words" : opt.source) {
+    if (words_from != "auto" && words_from != "spotter" && words_from != "annotation")
+      throw Error("--words-from: expected auto, spotter or annotation, got \"" + words_from + "\"");
     if (!(std::isfinite(opt.no_successor_bias) && opt.no_successor_bias >= 0 && opt.no_successor_bias <= 1e6))
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
@@ -80,6 +87,8 @@ struct ModelLinker::Impl {
           throw Error(std::string(flag) + ": expected a factor in [1, 100], got " + std::to_string(**given));
         *into = **given;
       }
+    spotted_prior = prior;
+    if (opt.no_successor_bias == 0 && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     // A few added tokens past the vocabulary (a <mask> for pretraining) never come out of a word; a
     // tokenizer most of whose ids lie past it is another model's (its words would encode to nothing).
@@ -96,6 +105,17 @@ struct ModelLinker::Impl {
     };
   }
 };
+
+bool spotted_words(const maptext::Tile& tile) {
+  if (tile.word_count() == 0) return false;
+  for (const maptext::Group& g : tile.groups)
+    for (const maptext::Word& w : g) {
+      if (w.extra.empty()) return false;
+      const nlohmann::json j = nlohmann::json::parse(w.extra, nullptr, false);
+      if (!j.is_object() || !j.contains("score") || !j["score"].is_number()) return false;
+    }
+  return true;
+}
 
 ModelLinker::ModelLinker(const std::string& model_dir, const ModelLinkOptions& options)
     : impl_(std::make_unique<Impl>(model_dir, options)) {}
@@ -133,6 +153,9 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   // The model reads the polygons as it was trained to (and at its config's share of their height);
   // the output keeps the words as they came.
   const maptext::Tile seen = impl_->seen(tile, &r.polygons);
+  const bool spotted = impl_->words_from == "spotter" || (impl_->words_from == "auto" && spotted_words(tile));
+  const DecodingPrior& prior = spotted ? impl_->spotted_prior : impl_->prior;
+  r.spotted_tiles += spotted;
   const auto words = data::select_words(seen, width, height, {});
   const size_t n = words.size();
   r.model_words += n;
@@ -155,19 +178,19 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   data::SparseRows P, Q, raw, raw_bi;
   merge.finish(raw, raw_bi);  // the model's own probabilities, written with each link
   P = raw, Q = raw_bi;
-  const std::vector<geometry::ReadingFrame> frames = reading_frames(seen, sources, impl_->prior);
+  const std::vector<geometry::ReadingFrame> frames = reading_frames(seen, sources, prior);
   std::vector<Lettering> letters;
-  if (impl_->prior.lettering != 1.0) {
+  if (prior.lettering != 1.0) {
     const auto flat = flatten(seen);
     std::vector<const maptext::Word*> model_words;
     for (size_t s : sources) model_words.push_back(flat[s]);
     letters = word_lettering(model_words, frames, img.rgb.empty() && at_scale ? *at_scale : img, width, height);
   }
   apply_decoding_prior(P, Q, frames, config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width,
-                       height, impl_->prior, &letters);
-  if (impl_->prior.alignment != 1.0 || impl_->prior.baseline != 1.0) {  // the lines of a first decoding, then again
+                       height, prior, &letters);
+  if (prior.alignment != 1.0 || prior.baseline != 1.0) {  // the lines of a first decoding, then again
     const Decoded first = decode_successors(P, Q);
-    apply_line_alignment(P, Q, frames, first.successors, {impl_->prior.alignment, impl_->prior.baseline});
+    apply_line_alignment(P, Q, frames, first.successors, {prior.alignment, prior.baseline});
   }
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw, impl_->split_repeats);

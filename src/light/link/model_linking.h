@@ -17,6 +17,11 @@ struct ModelLinkOptions {
   int threads = 0;            // LibTorch threads (0 = all cores)
   int max_length = 1000;      // token window
   double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
+  // Whose words a tile holds, for the decoding: "spotter" (a text spotter's: decoded with the config's
+  // spotted_no_successor_bias, where it has one and no no_successor_bias is given), "annotation" (drawn
+  // or annotated words: no_successor_bias), "auto" (a spotter's when every word of the tile carries a
+  // numeric "score", as `light spot` and most spotters write; spotted_words()).
+  std::string words_from = "auto";
   // Set: instead of the model config's no_successor_exponent, reading_prior_above and
   // reading_prior_next_line (decoding_prior.h).
   std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
@@ -36,9 +41,13 @@ struct ModelLinkReport {
   size_t tiles = 0, words = 0, model_words = 0;
   size_t windowed_tiles = 0;   // tiles longer than one window (covered by overlapping windows)
   size_t cycles_broken = 0;    // successor cycles the reference would have dropped
+  size_t spotted_tiles = 0;    // tiles decoded as a spotter's words (ModelLinkOptions::words_from)
   data::PolygonReport polygons;  // words resampled, and degenerate polygons fed as given
   std::string polygon_points;    // the policy used
 };
+
+// Whether a tile's words are a text spotter's: it has words, and every one carries a numeric "score".
+bool spotted_words(const maptext::Tile& tile);
 
 // A model and its tokenizer, loaded once, linking one tile at a time.
 class ModelLinker {

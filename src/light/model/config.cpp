@@ -67,6 +67,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   }
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
+  if (c.spotted_no_successor_bias > 0) j["spotted_no_successor_bias"] = c.spotted_no_successor_bias;
   if (c.no_successor_exponent != 0.0) j["no_successor_exponent"] = c.no_successor_exponent;
   if (c.reading_prior_above != 1.0) j["reading_prior_above"] = c.reading_prior_above;
   if (c.reading_prior_next_line != 1.0) j["reading_prior_next_line"] = c.reading_prior_next_line;
@@ -162,6 +163,9 @@ void validate_config(const ModelConfig& c, const std::string& where) {
           where, "window_word_height", "0 (no scale windows) or a fraction in (0, 0.5)", std::to_string(c.window_word_height));
   require(std::isfinite(c.no_successor_bias) && c.no_successor_bias > 0 && c.no_successor_bias <= 1e6, where, "no_successor_bias",
           "a positive factor (1: the paper's decoding)", std::to_string(c.no_successor_bias));
+  require(std::isfinite(c.spotted_no_successor_bias) && c.spotted_no_successor_bias >= 0 && c.spotted_no_successor_bias <= 1e6, where,
+          "spotted_no_successor_bias", "0 (no_successor_bias for spotted words too) or a positive factor",
+          std::to_string(c.spotted_no_successor_bias));
   require(std::isfinite(c.no_successor_exponent) && std::abs(c.no_successor_exponent) <= 4, where, "no_successor_exponent",
           "an exponent in [-4, 4] (0: the same factor in every window)", std::to_string(c.no_successor_exponent));
   require(std::isfinite(c.reading_prior_above) && c.reading_prior_above >= 0 && c.reading_prior_above <= 1, where,
@@ -342,6 +346,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   }
   get(j, "window_word_height", c.window_word_height, path);
   get(j, "no_successor_bias", c.no_successor_bias, path);
+  get(j, "spotted_no_successor_bias", c.spotted_no_successor_bias, path);
   get(j, "no_successor_exponent", c.no_successor_exponent, path);
   get(j, "reading_prior_above", c.reading_prior_above, path);
   get(j, "reading_prior_next_line", c.reading_prior_next_line, path);

@@ -78,6 +78,11 @@ struct ModelConfig {
   // multiplied by this before the words claim their successors; 1 (released checkpoints) = the
   // paper's decoding. Calibrated on validation tiles for a model whose "no successor" scores run low.
   double no_successor_bias = 1.0;
+  // The same factor for the words a text spotter found (a tile whose every word carries a spotter's
+  // "score"; link/model_linking.h words_from): its false words and pieces of words are better left
+  // alone more often. 0 (released checkpoints): no_successor_bias for every tile. Calibrated on the
+  // bundled spotter's words of validation tiles (docs/default-model.md).
+  double spotted_no_successor_bias = 0.0;
   // ... times (m / 50)^no_successor_exponent, m the words within a window's side around the word; and the
   // reading prior's factor on a candidate lying above the word (link/decoding_prior.h). 0 and 1
   // (released checkpoints) leave the paper's decoding.
