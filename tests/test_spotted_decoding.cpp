@@ -86,6 +86,11 @@ TEST(SpottedDecoding, ASpottersWordsAreDecodedWithTheModelsFactorForSpottedWords
   EXPECT_EQ(phrases(link::link_with_model(spotted, dir, images, o, &r)), phrases(as_drawn));
   o.words_from = "hand";
   EXPECT_THROW(link::link_with_model(drawn, dir, images, o, &r), Error);
+  // A model without the factor (a released checkpoint) decodes a spotter's words as any others.
+  c.erase("spotted_no_successor_bias");
+  test::write_text(dir + "/config.json", c.dump(1));
+  EXPECT_EQ(phrases(link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r)), phrases(as_drawn));
+  EXPECT_EQ(r.spotted_tiles, 0u);
   fs::remove_all(dir);
 }
 

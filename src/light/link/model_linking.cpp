@@ -153,7 +153,9 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   // The model reads the polygons as it was trained to (and at its config's share of their height);
   // the output keeps the words as they came.
   const maptext::Tile seen = impl_->seen(tile, &r.polygons);
-  const bool spotted = impl_->words_from == "spotter" || (impl_->words_from == "auto" && spotted_words(tile));
+  // A spotter's words, where the model (or the command line) decodes them otherwise than drawn ones.
+  const bool spotted = impl_->spotted_prior.no_successor_bias != impl_->prior.no_successor_bias &&
+                       (impl_->words_from == "spotter" || (impl_->words_from == "auto" && spotted_words(tile)));
   const DecodingPrior& prior = spotted ? impl_->spotted_prior : impl_->prior;
   r.spotted_tiles += spotted;
   const auto words = data::select_words(seen, width, height, {});

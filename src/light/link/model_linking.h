@@ -41,7 +41,7 @@ struct ModelLinkReport {
   size_t tiles = 0, words = 0, model_words = 0;
   size_t windowed_tiles = 0;   // tiles longer than one window (covered by overlapping windows)
   size_t cycles_broken = 0;    // successor cycles the reference would have dropped
-  size_t spotted_tiles = 0;    // tiles decoded as a spotter's words (ModelLinkOptions::words_from)
+  size_t spotted_tiles = 0;    // tiles decoded as a spotter's words (words_from), where the model decodes those otherwise
   data::PolygonReport polygons;  // words resampled, and degenerate polygons fed as given
   std::string polygon_points;    // the policy used
 };
