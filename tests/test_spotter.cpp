@@ -312,7 +312,7 @@ TEST(Spotter, FindsAPlansStreetNamesBesideLargerLetteringOnlyWhenItReadsTheMapEn
   // Measured 2026-11-28: recall 1 of 7 read once, 4 of 7 read enlarged again (6 of 7 kept at any score).
   EXPECT_LT(spotted_scores(enlarged_once, img, gt, light::eval::Task::Det).at("recall"), 0.3);
   light::spot::SpotOptions small;
-  small.small_quantile = light::spot::SpotOptions::small_lettering;
+  small.read_small_lettering();
   light::spot::Spotter again(light::test::source_path("models/spotter"), {}, small);
   const double found_again = spotted_scores(again, img, gt, light::eval::Task::Det).at("recall");
   EXPECT_GT(found_again, 0.5);

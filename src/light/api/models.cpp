@@ -110,7 +110,7 @@ struct Spotter::Impl {
     s.min_score = o.min_score;
     s.scale = o.scale;
     s.turned_pass = !o.upright;
-    if (o.small_lettering) s.small_quantile = spot::SpotOptions::small_lettering;
+    if (o.small_lettering) s.read_small_lettering();
     return s;
   }
 };

@@ -47,7 +47,7 @@ void run_link_with_model(const LinkArgs& a) {
     });
   } else if (a.words.empty()) {  // from the images alone: the spotter reads them first
     spot::SpotOptions so;
-    if (a.small_lettering) so.small_quantile = spot::SpotOptions::small_lettering;
+    if (a.small_lettering) so.read_small_lettering();
     model::PredictorOptions runtime;
     runtime.threads = a.threads;
     runtime.device = a.device;

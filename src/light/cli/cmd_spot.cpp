@@ -56,7 +56,7 @@ void add_spot_command(CLI::App& app) {
     for (const auto& [key, path] : images)
       if (same_file(path, a->out)) throw Error(a->out + " (--out): is one of the images; write the output elsewhere");
     a->options.turned_pass = !a->upright;
-    if (a->small_lettering) a->options.small_quantile = spot::SpotOptions::small_lettering;
+    if (a->small_lettering) a->options.read_small_lettering();
     model::PredictorOptions runtime;
     runtime.threads = a->threads;
     runtime.device = a->device;

@@ -29,7 +29,7 @@ struct ModelLinker::Impl {
   int max_length;
   DecodingPrior prior;
   DecodingPrior spotted_prior;  // for a spotter's words (ModelLinkOptions::words_from)
-  std::string words_from;
+  enum class WordsFrom { Auto, Spotter, Annotation } words_from = WordsFrom::Auto;
   data::PolygonPoints polygon_points;
   double polygon_height = 1;
   bool split_repeats = true;
@@ -46,10 +46,10 @@ struct ModelLinker::Impl {
         polygon_points(opt.polygon_points.empty() ? model.config().polygon_points
                                                   : data::parse_polygon_points(opt.polygon_points, "--polygon-points")),
         split_repeats(opt.split_repeats),
-        words_from(opt.words_from),
         source(opt.source.empty() ? "words" : opt.source) {
-    if (words_from != "auto" && words_from != "spotter" && words_from != "annotation")
-      throw Error("--words-from: expected auto, spotter or annotation, got \"" + words_from + "\"");
+    if (opt.words_from == "spotter") words_from = WordsFrom::Spotter;
+    else if (opt.words_from == "annotation") words_from = WordsFrom::Annotation;
+    else if (opt.words_from != "auto") throw Error("--words-from: expected auto, spotter or annotation, got \"" + opt.words_from + "\"");
     if (!(std::isfinite(opt.no_successor_bias) && opt.no_successor_bias >= 0 && opt.no_successor_bias <= 1e6))
       throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
@@ -155,7 +155,7 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   const maptext::Tile seen = impl_->seen(tile, &r.polygons);
   // A spotter's words, where the model (or the command line) decodes them otherwise than drawn ones.
   const bool spotted = impl_->spotted_prior.no_successor_bias != impl_->prior.no_successor_bias &&
-                       (impl_->words_from == "spotter" || (impl_->words_from == "auto" && spotted_words(tile)));
+                       (impl_->words_from == Impl::WordsFrom::Spotter || (impl_->words_from == Impl::WordsFrom::Auto && spotted_words(tile)));
   const DecodingPrior& prior = spotted ? impl_->spotted_prior : impl_->prior;
   r.spotted_tiles += spotted;
   const auto words = data::select_words(seen, width, height, {});

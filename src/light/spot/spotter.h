@@ -49,6 +49,7 @@ struct SpotOptions {
   // instead of 2.2 (docs/spotter.md).
   double small_quantile = 0;
   static constexpr double small_lettering = 0.1;  // the small_quantile `light spot --small-lettering` sets
+  void read_small_lettering() { small_quantile = small_lettering; }  // as `--small-lettering` asks
   double small_trigger = 1.25;
   double max_small_scale = 4;
   double small_height = 1.5;
