@@ -10,6 +10,7 @@
 #   bash scripts/score-spotter.sh [SPOTTER] [OUT]     (defaults: models/spotter, build/score-spotter)
 #
 # Writes OUT/table.md. Settings (environment): COUNT=10 tiles a set, THREADS=0, LIGHT=build/light;
+# SEED_SHIFT=0 (20: fresh tiles of the same styles, seeds 3121-3130, on which no setting was chosen);
 # PYTHON=/usr/bin/python3 (Debian's, with python3-numpy: perfect-linker.py and tile-intervals.py
 # need numpy);
 # TESSERACT=tesseract (a column is left out when it is not installed: apt install tesseract-ocr).
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 SPOTTER=${1:-models/spotter}
 OUT=${2:-build/score-spotter}
 LIGHT=${LIGHT:-build/light}
-COUNT=${COUNT:-10} THREADS=${THREADS:-0}
+COUNT=${COUNT:-10} THREADS=${THREADS:-0} SEED_SHIFT=${SEED_SHIFT:-0}
 TESSERACT=${TESSERACT:-tesseract}
 PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
@@ -65,6 +66,8 @@ i=0
 for s in "${SETS[@]}"; do
   i=$((i + 1))
   name=${s%%|*} args=${s#*|}
+  seed=$(sed -n 's/.*--seed \([0-9]*\).*/\1/p' <<< "$args")
+  args=${args/--seed $seed/--seed $((seed + SEED_SHIFT))}
   dir="$OUT/set$i"
   [ -f "$dir/annotations.json" ] || "$LIGHT" synth --count "$COUNT" $args --out "$dir" -q
   "$LIGHT" spot --spotter "$SPOTTER" --images "$dir" -o "$dir/spotted.json" --threads "$THREADS" -q

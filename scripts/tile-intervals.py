@@ -12,7 +12,7 @@ same draws serve every score, so the gap (drawn words' link F minus spotted word
 Prints one line of JSON: each score and its 2.5th and 97.5th percentiles (in percent).
 
 A set of few tiles whose tiles differ (lettering of 5 px on one, 30 on the next) gives wide intervals:
-docs/spotter.md, "How sure the held-out numbers are".
+docs/spotter.md, "Fresh tiles: the held-out numbers where no setting was chosen" and the 30-tile sets before it.
 """
 import json
 import os
