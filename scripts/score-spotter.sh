@@ -7,7 +7,8 @@
 # (scripts/perfect-linker.py); with 95 % intervals over the tiles for detection F and for the gap
 # between the two links (scripts/tile-intervals.py). docs/spotter.md holds the result.
 #
-#   bash scripts/score-spotter.sh [SPOTTER] [OUT]     (defaults: models/spotter, build/score-spotter)
+#   bash scripts/score-spotter.sh [SPOTTER] [OUT]     (defaults: models/spotter, build/score-spotter;
+#                                                       build/score-spotter-seed+N with SEED_SHIFT=N)
 #
 # Writes OUT/table.md. Settings (environment): COUNT=10 tiles a set, THREADS=0, LIGHT=build/light;
 # SEED_SHIFT=0 (20: fresh tiles of the same styles, seeds 3121-3130, on which no setting was chosen);
@@ -17,9 +18,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SPOTTER=${1:-models/spotter}
-OUT=${2:-build/score-spotter}
-LIGHT=${LIGHT:-build/light}
 COUNT=${COUNT:-10} THREADS=${THREADS:-0} SEED_SHIFT=${SEED_SHIFT:-0}
+OUT=${2:-build/score-spotter$([ "$SEED_SHIFT" = 0 ] || echo "-seed+$SEED_SHIFT")}
+LIGHT=${LIGHT:-build/light}
 TESSERACT=${TESSERACT:-tesseract}
 PYTHON=${PYTHON:-/usr/bin/python3}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
@@ -58,6 +59,22 @@ metric() {  # EVAL_JSON_LINE KEY -> percent
   python3 -c "import json,sys; print('%.1f' % (100*json.loads(sys.argv[1])[sys.argv[2]]))" "$1" "$2"
 }
 
+shifted() {  # a set's synth arguments with its seed moved by SEED_SHIFT
+  local args=$1
+  [[ $args =~ --seed\ ([0-9]+) ]] && args=${args/--seed ${BASH_REMATCH[1]}/--seed $((BASH_REMATCH[1] + SEED_SHIFT))}
+  echo "$args"
+}
+# A set's tiles are made once and kept; tiles made with other arguments (another SEED_SHIFT or COUNT
+# into the same OUT) are not scored as these: refused before anything is written.
+i=0
+for s in "${SETS[@]}"; do
+  i=$((i + 1)) made="$OUT/set$i/synth-args" args="--count $COUNT $(shifted "${s#*|}")"
+  if [ -f "$made" ] && [ "$(cat "$made")" != "$args" ]; then
+    echo "$OUT/set$i: its tiles were made with $(cat "$made"), not $args: give another OUT" >&2
+    exit 1
+  fi
+done
+
 {
   echo "| test set | words | spotter: det F / P / R | char acc. | Tesseract: det F | char acc. | link F: spotted words | spotted, perfect linker | ground-truth words | 95 % over tiles: det F; gap |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -66,10 +83,12 @@ i=0
 for s in "${SETS[@]}"; do
   i=$((i + 1))
   name=${s%%|*} args=${s#*|}
-  seed=$(sed -n 's/.*--seed \([0-9]*\).*/\1/p' <<< "$args")
-  args=${args/--seed $seed/--seed $((seed + SEED_SHIFT))}
+  args=$(shifted "$args")
   dir="$OUT/set$i"
-  [ -f "$dir/annotations.json" ] || "$LIGHT" synth --count "$COUNT" $args --out "$dir" -q
+  if [ ! -f "$dir/annotations.json" ]; then
+    "$LIGHT" synth --count "$COUNT" $args --out "$dir" -q
+    echo "--count $COUNT $args" > "$dir/synth-args"
+  fi
   "$LIGHT" spot --spotter "$SPOTTER" --images "$dir" -o "$dir/spotted.json" --threads "$THREADS" -q
   det=$("$LIGHT" eval --gt "$dir/annotations.json" --pred "$dir/spotted.json" --task detrec | head -1)
   "$LIGHT" link --words "$dir/spotted.json" --images "$dir" -o "$dir/spotted-linked.json" --threads "$THREADS" -q
