@@ -96,6 +96,30 @@ TEST(LineAlignment, OnTheBaselineMeansOneHeightAndAChordAlongTheMeanDirectionStr
   EXPECT_FALSE(link::on_baseline(a, turned(50 + 200 * std::cos(r20), 100 + 200 * std::sin(r20), 40)));
 }
 
+// The same word (height 20 along y = 100) against spotted outlines' errors: a height of 22 (log 0.095)
+// and a centre 12 px lower 200 px on (the chord at 3.4 degrees) are off a drawn word's baseline and
+// on it within a spotter's tolerance (heights within 0.1 in log, the chord within 4.5 degrees); a
+// height of 23 (log 0.140) and 20 px lower (5.7 degrees) are off it still.
+TEST(LineAlignment, ASpottersToleranceTakesHeightsAndChordsAsFarApartAsItsOutlinesErr) {
+  const auto a = frame(0, 100, 100, 20);
+  const link::BaselineTolerance spotted{0.1, 4.5};
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 100, 22)));
+  EXPECT_TRUE(link::on_baseline(a, frame(200, 300, 100, 22), spotted));
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 100, 23), spotted));
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 112, 20)));
+  EXPECT_TRUE(link::on_baseline(a, frame(200, 300, 112, 20), spotted));
+  EXPECT_FALSE(link::on_baseline(a, frame(200, 300, 120, 20), spotted));
+  // In the decoding: "GRANDE" spotted a tenth higher than "DENVER" is lowered as drawn, raised as spotted.
+  const std::vector<geometry::ReadingFrame> f{a, frame(200, 300, 100, 22)};
+  for (const auto& [tolerance, factor] : {std::pair{link::BaselineTolerance{}, 1.0f / 3}, std::pair{spotted, 3.0f}}) {
+    auto p = rows({{0.7f, 0.3f}, {0, 1}});
+    auto q = rows({{1, 0}, {0.2f, 0.8f}});
+    link::apply_line_alignment(p, q, f, {0, 1}, LinePriors{1.0, 3.0, tolerance});
+    EXPECT_FLOAT_EQ(p.at(0, 1), 0.3f * factor);
+    EXPECT_FLOAT_EQ(q.at(1, 0), 0.2f * factor);
+  }
+}
+
 // "DENVER" (0-100) and, 5 heights of white on, "GRANDE" (200-300) on its baseline; "Farm" (200-260,
 // as far, but 30 px high) off it. Both end and start their phrases in the first decoding.
 TEST(LineAlignment, ASpreadCandidateOnTheWordsBaselineIsRaisedAndOneOffItLowered) {

@@ -86,8 +86,14 @@ TEST(SpottedDecoding, ASpottersWordsAreDecodedWithTheModelsFactorForSpottedWords
   EXPECT_EQ(phrases(link::link_with_model(spotted, dir, images, o, &r)), phrases(as_drawn));
   o.words_from = "hand";
   EXPECT_THROW(link::link_with_model(drawn, dir, images, o, &r), Error);
-  // A model without the factor (a released checkpoint) decodes a spotter's words as any others.
+  // A model with only a baseline tolerance of its own for spotted words decodes them as such.
   c.erase("spotted_no_successor_bias");
+  test::write_text(dir + "/config.json", c.dump(1));
+  link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r);
+  EXPECT_EQ(r.spotted_tiles, 1u);
+  // A model without either (a released checkpoint) decodes a spotter's words as any others.
+  c.erase("spotted_baseline_log_height");
+  c.erase("spotted_baseline_degrees");
   test::write_text(dir + "/config.json", c.dump(1));
   EXPECT_EQ(phrases(link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r)), phrases(as_drawn));
   EXPECT_EQ(r.spotted_tiles, 0u);
@@ -112,6 +118,40 @@ TEST(SpottedDecoding, TheFactorForSpottedWordsIsWrittenOnlyWhenSetAndRefusedWhen
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("spotted_no_successor_bias"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+// A spotter measures each word's outline with an error (its height some 10 % either way): the
+// bundled model takes two spotted words as on one baseline within 0.1 in log and 4.5 degrees
+// (line_alignment.h BaselineTolerance; docs/spotter.md), drawn ones within 0.05 and 3.
+TEST(SpottedDecoding, TheSpottedBaselineToleranceIsReadWrittenOnlyWhenSetAndRefusedOutOfRange) {
+  const model::ModelConfig bundled = model::read_model_config(test::source_path("models/light-small/config.json"));
+  EXPECT_DOUBLE_EQ(bundled.spotted_baseline_log_height, 0.1);
+  EXPECT_DOUBLE_EQ(bundled.spotted_baseline_degrees, 4.5);
+  const std::string dir = test::temp_dir();
+  model::ModelConfig c = bundled;
+  c.spotted_baseline_log_height = 0, c.spotted_baseline_degrees = 0;  // as drawn words: not written
+  model::write_model_config(dir + "/none.json", c);
+  const std::string none = test::read_text(dir + "/none.json");
+  EXPECT_EQ(none.find("spotted_baseline"), std::string::npos);
+  c.spotted_baseline_log_height = 0.2, c.spotted_baseline_degrees = 6;
+  model::write_model_config(dir + "/set.json", c);
+  const model::ModelConfig back = model::read_model_config(dir + "/set.json");
+  EXPECT_DOUBLE_EQ(back.spotted_baseline_log_height, 0.2);
+  EXPECT_DOUBLE_EQ(back.spotted_baseline_degrees, 6);
+  for (const auto& [field, value] : {std::pair{"spotted_baseline_log_height", -0.1}, std::pair{"spotted_baseline_log_height", 2.0},
+                                     std::pair{"spotted_baseline_degrees", 90.0}}) {
+    nlohmann::json j = nlohmann::json::parse(test::read_text(dir + "/set.json"));
+    j[field] = value;
+    test::write_text(dir + "/bad.json", j.dump());
+    try {
+      model::read_model_config(dir + "/bad.json");
+      ADD_FAILURE() << field << " " << value << " was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+    }
   }
   fs::remove_all(dir);
 }

@@ -77,9 +77,9 @@ struct LinkByModelOptions {
   int threads = 0;             // LibTorch threads (0: all cores)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
-  // Whose words: "spotter" (a text spotter's: the model's factor for spotted words, where it has one),
-  // "annotation" (drawn or annotated by hand), "auto" (a spotter's where every word of a tile carries a
-  // numeric "score", as spot() writes).
+  // Whose words: "spotter" (a text spotter's: the model's factor and baseline tolerance for spotted
+  // words, where it has them), "annotation" (drawn or annotated by hand), "auto" (a spotter's where
+  // every word of a tile carries a numeric "score", as spot() writes).
   std::string words_from = "auto";
   // Set: instead of the model's: that factor times (words around the word / 50)^exponent; a candidate above
   // the word, in its reading frame, times reading_prior_above; one on the line below it times

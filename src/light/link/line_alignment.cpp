@@ -59,8 +59,8 @@ double line_end_offset(const geometry::ReadingFrame& from, const std::vector<int
   return d / from.height;
 }
 
-bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to) {
-  if (!(from.height > 0) || !(to.height > 0) || !(std::abs(std::log(to.height / from.height)) <= kBaselineLogHeight)) return false;
+bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to, const BaselineTolerance& tolerance) {
+  if (!(from.height > 0) || !(to.height > 0) || !(std::abs(std::log(to.height / from.height)) <= tolerance.log_height)) return false;
   const double ax = from.end.x - from.start.x, ay = from.end.y - from.start.y, bx = to.end.x - to.start.x, by = to.end.y - to.start.y;
   if (!(std::hypot(ax, ay) > 0) || !(std::hypot(bx, by) > 0)) return false;
   const auto wrap = [](double a) { return std::remainder(a, 2 * M_PI); };  // to (-pi, pi]
@@ -69,7 +69,7 @@ bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFram
   // The chord between the centres runs at the mean of the two directions on a straight line or an arc.
   const double cx = 0.5 * (to.start.x + to.end.x - from.start.x - from.end.x), cy = 0.5 * (to.start.y + to.end.y - from.start.y - from.end.y);
   if (!(std::hypot(cx, cy) > 0)) return false;
-  return std::abs(wrap(std::atan2(cy, cx) - (a + 0.5 * turn))) <= kBaselineDegrees * M_PI / 180;
+  return std::abs(wrap(std::atan2(cy, cx) - (a + 0.5 * turn))) <= tolerance.degrees * M_PI / 180;
 }
 
 void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
@@ -104,7 +104,7 @@ void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, c
       return free_ends ? align_up : 1.0f;
     }
     if (place == CandidatePlace::Spread && priors.baseline != 1.0) {
-      if (!on_baseline(frames[from], frames[to])) return base_down;
+      if (!on_baseline(frames[from], frames[to], priors.tolerance)) return base_down;
       return free_ends ? base_up : 1.0f;
     }
     return 1.0f;

@@ -39,9 +39,20 @@ inline constexpr double kBaselineLogHeight = 0.05;
 inline constexpr double kBaselineTurnDegrees = 30.0;
 inline constexpr double kBaselineDegrees = 3.0;
 
+// How closely two words must agree to be on one baseline: heights within `log_height` (in log), the
+// chord within `degrees` of the two directions' mean. Drawn outlines agree to the pixel (the k
+// constants); a spotter measures each word's outline with an error of its own (its height some 10 %
+// either way, docs/spotter.md), and a model may give wider ones for spotted words
+// (config.json spotted_baseline_log_height, spotted_baseline_degrees).
+struct BaselineTolerance {
+  double log_height = kBaselineLogHeight;
+  double degrees = kBaselineDegrees;
+};
+
 struct LinePriors {
   double alignment = 1.0;  // a next-line candidate whose line lines up times this, one whose line does not over it
   double baseline = 1.0;   // a spread candidate on the word's baseline times this, one off it over it
+  BaselineTolerance tolerance;  // what "on the baseline" allows
 };
 
 // Each word's line: words joined by the same-line links of `successors` (successors[i] == i: none)
@@ -54,7 +65,7 @@ double line_end_offset(const geometry::ReadingFrame& from, const std::vector<int
                        const std::vector<geometry::ReadingFrame>& frames);
 
 // Whether `to` sits on from's baseline (see above; its offset from `from` need not be a spread one).
-bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to);
+bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to, const BaselineTolerance& tolerance = {});
 
 // Each next-line candidate (its centre 0.75-3 of the word's heights below, as the reading prior's line
 // below) whose line does not line up with the word's is divided by priors.alignment; one whose line

@@ -18,7 +18,8 @@ struct ModelLinkOptions {
   int max_length = 1000;      // token window
   double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
   // Whose words a tile holds, for the decoding: "spotter" (a text spotter's: decoded with the config's
-  // spotted_no_successor_bias, where it has one and no no_successor_bias is given), "annotation" (drawn
+  // spotted_no_successor_bias, where it has one and no no_successor_bias is given, and held to its
+  // spotted_baseline_log_height and spotted_baseline_degrees, where it has them), "annotation" (drawn
   // or annotated words: no_successor_bias), "auto" (a spotter's when every word of the tile carries a
   // numeric "score", as `light spot` and most spotters write; spotted_words()).
   std::string words_from = "auto";

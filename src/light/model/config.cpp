@@ -74,6 +74,8 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.lettering_prior != 1.0) j["lettering_prior"] = c.lettering_prior;
   if (c.alignment_prior != 1.0) j["alignment_prior"] = c.alignment_prior;
   if (c.baseline_prior != 1.0) j["baseline_prior"] = c.baseline_prior;
+  if (c.spotted_baseline_log_height > 0) j["spotted_baseline_log_height"] = c.spotted_baseline_log_height;
+  if (c.spotted_baseline_degrees > 0) j["spotted_baseline_degrees"] = c.spotted_baseline_degrees;
   if (c.polygon_height != 1.0) j["polygon_height"] = c.polygon_height;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
@@ -175,6 +177,10 @@ void validate_config(const ModelConfig& c, const std::string& where) {
   for (const auto& [field, v] : {std::pair{"lettering_prior", c.lettering_prior}, std::pair{"alignment_prior", c.alignment_prior},
                                  std::pair{"baseline_prior", c.baseline_prior}})
     require(std::isfinite(v) && v >= 1 && v <= 100, where, field, "a factor in [1, 100] (1: none)", std::to_string(v));
+  require(std::isfinite(c.spotted_baseline_log_height) && c.spotted_baseline_log_height >= 0 && c.spotted_baseline_log_height <= 1, where,
+          "spotted_baseline_log_height", "0 (as drawn words) or a log ratio in (0, 1]", std::to_string(c.spotted_baseline_log_height));
+  require(std::isfinite(c.spotted_baseline_degrees) && c.spotted_baseline_degrees >= 0 && c.spotted_baseline_degrees <= 45, where,
+          "spotted_baseline_degrees", "0 (as drawn words) or degrees in (0, 45]", std::to_string(c.spotted_baseline_degrees));
   require(std::isfinite(c.polygon_height) && c.polygon_height >= 0.25 && c.polygon_height <= 4, where, "polygon_height",
           "a share of the words' height in [0.25, 4] (1: as given)", std::to_string(c.polygon_height));
 }
@@ -353,6 +359,8 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   get(j, "lettering_prior", c.lettering_prior, path);
   get(j, "alignment_prior", c.alignment_prior, path);
   get(j, "baseline_prior", c.baseline_prior, path);
+  get(j, "spotted_baseline_log_height", c.spotted_baseline_log_height, path);
+  get(j, "spotted_baseline_degrees", c.spotted_baseline_degrees, path);
   get(j, "polygon_height", c.polygon_height, path);
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");

@@ -91,6 +91,12 @@ struct ModelConfig {
   double reading_prior_next_line = 1.0;  // the factor on a candidate on the line below (1: none)
   double alignment_prior = 1.0;  // next-line candidates whose lines line up times this, others over it (link/line_alignment.h)
   double baseline_prior = 1.0;   // spread candidates on the word's baseline times this, others over it (likewise)
+  // What "on the baseline" allows two spotted words (spotted_no_successor_bias's tiles): heights within
+  // this in log, the chord within these degrees (link/line_alignment.h BaselineTolerance); 0: as drawn
+  // words (0.05, 3 degrees). A spotter's outline heights err by some 10 % either way, its centres by a
+  // little: the test made for drawn outlines leaves most spotted spread names apart (docs/spotter.md).
+  double spotted_baseline_log_height = 0.0;
+  double spotted_baseline_degrees = 0.0;
   double lettering_prior = 1.0;  // next-line and spread candidates lettered alike times this, others over it (1: none)
   // The words' polygons as the linker reads them: at this share of their height, about their middle
   // (data::polygons_at_height; windows, model and priors alike), the output keeping them as they came.
