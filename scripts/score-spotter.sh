@@ -12,7 +12,7 @@
 #
 # Writes OUT/table.md. Settings (environment): COUNT=10 tiles a set, THREADS=0, LIGHT=build/light;
 # SEED_SHIFT=0 (20: fresh tiles of the same styles, seeds 3121-3130, on which no setting was chosen;
-# 40: a third such draw, seeds 3141-3150);
+# 40: a third such draw, seeds 3141-3150; 60: a fourth, seeds 3161-3170);
 # PYTHON=/usr/bin/python3 (Debian's, with python3-numpy: perfect-linker.py and tile-intervals.py
 # need numpy);
 # TESSERACT=tesseract (a column is left out when it is not installed: apt install tesseract-ocr).
