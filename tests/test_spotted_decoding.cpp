@@ -91,6 +91,17 @@ TEST(SpottedDecoding, ASpottersWordsAreDecodedWithTheModelsFactorForSpottedWords
   test::write_text(dir + "/config.json", c.dump(1));
   link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r);
   EXPECT_EQ(r.spotted_tiles, 1u);
+  // ... and holds them to it: with any height and a chord within 45 degrees on one baseline, and the
+  // baseline prior at 100, spread candidates the drawn words' test lowers are raised ("Kelly Cr." takes
+  // "Tarsus"); told the words are drawn, the same model leaves them.
+  nlohmann::json wide = c;
+  wide["baseline_prior"] = 100, wide["spotted_baseline_log_height"] = 1, wide["spotted_baseline_degrees"] = 45;
+  test::write_text(dir + "/config.json", wide.dump(1));
+  link::ModelLinkOptions told;
+  told.words_from = "annotation";
+  EXPECT_NE(phrases(link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r)),
+            phrases(link::link_with_model(spotted, dir, images, told, &r)));
+  test::write_text(dir + "/config.json", c.dump(1));
   // A model without either (a released checkpoint) decodes a spotter's words as any others.
   c.erase("spotted_baseline_log_height");
   c.erase("spotted_baseline_degrees");

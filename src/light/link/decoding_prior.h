@@ -28,6 +28,7 @@
 #include "light/geometry/link_class.h"
 #include "light/geometry/polygon.h"
 #include "light/link/lettering.h"
+#include "light/link/line_alignment.h"
 #include "light/maptext.h"
 
 namespace light::link {
@@ -48,6 +49,7 @@ struct DecodingPrior {
   double lettering = 1.0;
   double alignment = 1.0;  // line_alignment.h: applied after a first decoding (apply_line_alignment)
   double baseline = 1.0;   // likewise
+  BaselineTolerance baseline_tolerance;  // what the baseline prior takes as on one baseline
   bool is_identity() const {
     return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0 && next_line == 1.0 && lettering == 1.0;
   }

@@ -47,6 +47,8 @@ inline constexpr double kBaselineDegrees = 3.0;
 struct BaselineTolerance {
   double log_height = kBaselineLogHeight;
   double degrees = kBaselineDegrees;
+  bool operator==(const BaselineTolerance& o) const { return log_height == o.log_height && degrees == o.degrees; }
+  bool operator!=(const BaselineTolerance& o) const { return !(*this == o); }
 };
 
 struct LinePriors {

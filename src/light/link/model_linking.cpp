@@ -29,7 +29,6 @@ struct ModelLinker::Impl {
   int max_length;
   DecodingPrior prior;
   DecodingPrior spotted_prior;  // for a spotter's words (ModelLinkOptions::words_from)
-  BaselineTolerance tolerance, spotted_tolerance;  // what on a baseline allows drawn and spotted words
   enum class WordsFrom { Auto, Spotter, Annotation } words_from = WordsFrom::Auto;
   data::PolygonPoints polygon_points;
   double polygon_height = 1;
@@ -90,8 +89,8 @@ struct ModelLinker::Impl {
       }
     spotted_prior = prior;
     if (opt.no_successor_bias == 0 && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
-    if (c.spotted_baseline_log_height > 0) spotted_tolerance.log_height = c.spotted_baseline_log_height;
-    if (c.spotted_baseline_degrees > 0) spotted_tolerance.degrees = c.spotted_baseline_degrees;
+    if (c.spotted_baseline_log_height > 0) spotted_prior.baseline_tolerance.log_height = c.spotted_baseline_log_height;
+    if (c.spotted_baseline_degrees > 0) spotted_prior.baseline_tolerance.degrees = c.spotted_baseline_degrees;
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     // A few added tokens past the vocabulary (a <mask> for pretraining) never come out of a word; a
     // tokenizer most of whose ids lie past it is another model's (its words would encode to nothing).
@@ -158,8 +157,7 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   const maptext::Tile seen = impl_->seen(tile, &r.polygons);
   // A spotter's words, where the model (or the command line) decodes them otherwise than drawn ones.
   const bool otherwise = impl_->spotted_prior.no_successor_bias != impl_->prior.no_successor_bias ||
-                        impl_->spotted_tolerance.log_height != impl_->tolerance.log_height ||
-                        impl_->spotted_tolerance.degrees != impl_->tolerance.degrees;
+                        impl_->spotted_prior.baseline_tolerance != impl_->prior.baseline_tolerance;
   const bool spotted = otherwise && (impl_->words_from == Impl::WordsFrom::Spotter ||
                                      (impl_->words_from == Impl::WordsFrom::Auto && spotted_words(tile)));
   const DecodingPrior& prior = spotted ? impl_->spotted_prior : impl_->prior;
@@ -198,8 +196,7 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
                        height, prior, &letters);
   if (prior.alignment != 1.0 || prior.baseline != 1.0) {  // the lines of a first decoding, then again
     const Decoded first = decode_successors(P, Q);
-    apply_line_alignment(P, Q, frames, first.successors,
-                         {prior.alignment, prior.baseline, spotted ? impl_->spotted_tolerance : impl_->tolerance});
+    apply_line_alignment(P, Q, frames, first.successors, {prior.alignment, prior.baseline, prior.baseline_tolerance});
   }
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw, impl_->split_repeats);
