@@ -53,7 +53,7 @@ struct EvalOptions {
   std::string protocol = "2025";     // 2025 (word edges) | 2024 (whole phrases)
   double iou_threshold = 0.5;
   std::string gt_regex;              // only ground-truth images whose key matches (anchored at the start)
-  int threads = 0;                   // 0: all cores
+  int threads = 0;                   // 0: all cores; more: at most the cores; below 0: light::Error
 };
 struct EvalResult {
   std::vector<std::pair<std::string, double>> overall;  // metric -> value, in the evaluator's order
@@ -65,7 +65,7 @@ EvalResult evaluate(const maptext::Dataset& ground_truth, const maptext::Dataset
 struct LinkByHeuristicOptions {
   std::string method = "mst";  // mst (minimum spanning tree under the heuristic cost) | distance (character distance)
   std::string order = "path";  // path (follow the links) | yx (sort each phrase by centre y, then x)
-  int threads = 0;             // 0: all cores
+  int threads = 0;             // 0: all cores; more: at most the cores; below 0: light::Error
 };
 // Every word of every tile linked afresh (the input grouping is ignored); each word appears once.
 maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHeuristicOptions& options = {});
@@ -74,7 +74,7 @@ maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHe
 struct LinkByModelOptions {
   std::string tokenizer_dir;   // empty: the model folder's tokenizer
   std::string device = "cpu";  // cpu | cuda
-  int threads = 0;             // LibTorch threads (0: all cores)
+  int threads = 0;             // LibTorch threads (0: all cores; at most the cores; below 0: light::Error)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
   double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
   // Whose words: "spotter" (a text spotter's: the model's factor and baseline tolerance for spotted
@@ -135,7 +135,7 @@ std::string default_model();
 // ---- Find and read the words on map images (`light spot`) ---------------------------------------
 struct SpotOptions {
   std::string device = "cpu";      // cpu | cuda
-  int threads = 0;                 // LibTorch threads (0: all cores)
+  int threads = 0;                 // LibTorch threads (0: all cores; at most the cores; below 0: light::Error)
   std::string alphabet = "latin";  // latin | all
   double min_score = 0.5;          // words whose characters' mean probability is below are dropped
   double scale = 0;                // the detector reads the image resized by this (0: auto)

@@ -167,6 +167,9 @@ class Linker:
                  no_successor_exponent=None, reading_prior_above=None, reading_prior_next_line=None, lettering_prior=None,
                  alignment_prior=None, baseline_prior=None, polygon_height=None, keep_repeated_words=False, tokenizer=None,
                  words_from="auto"):
+        if no_successor_bias is not None and not no_successor_bias > 0:
+            raise Error(f"no_successor_bias: expected a positive factor (1: the paper's decoding; None: the model's own), "
+                        f"got {no_successor_bias!r}")
         self._core = _light.Linker(_path(model) if model else "", device, threads, max_length, no_successor_bias or 0.0,
                                    no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
                                    alignment_prior, baseline_prior, polygon_height, bool(keep_repeated_words),
@@ -286,6 +289,13 @@ class Spotter:
 
     def __init__(self, spotter=None, *, device="cpu", threads=0, alphabet="latin", min_score=0.5, scale=0.0, upright=False,
                  small_lettering=False):
+        try:
+            score_ok = 0 <= float(min_score) <= 1  # NaN is not
+        except (TypeError, ValueError):
+            score_ok = False
+        if not score_ok:
+            raise Error(f"min_score: expected a probability from 0 to 1 (words whose characters' mean probability is below "
+                        f"are dropped), got {min_score!r}")
         self._core = _light.Spotter(_path(spotter) if spotter else "", device, threads, alphabet, min_score, scale,
                                     bool(upright), bool(small_lettering))
 
@@ -302,6 +312,9 @@ class Spotter:
         out = []
         for key, image in images.items():
             if _is_path(image):
+                if _os.path.isdir(_path(image)):
+                    raise Error(f"images[{key!r}]: {_os.fspath(image)} is a folder; a dict's value is one map image "
+                                "(give the folder itself as images to spot every map in it)")
                 tile = _load(self._core.spot(_path(image)))[0]
                 tile["image"] = key
                 out.append(tile)
@@ -353,6 +366,16 @@ _WKT_POLYGON = _re.compile(r"^\s*POLYGON\s*\(\s*\((.*?)\)", _re.IGNORECASE | _re
 
 
 def _vertices(polygon, where):
+    try:
+        return _vertices_of(polygon, where)
+    except Error:
+        raise
+    except (TypeError, IndexError, ValueError, KeyError) as e:  # a cell that is no polygon: name the row
+        raise Error(f"{where}: expected a polygon ([[x, y], ...], a numpy array, a shapely Polygon or WKT), "
+                    f"got {str(polygon)[:40]!r} ({e})") from None
+
+
+def _vertices_of(polygon, where):
     if isinstance(polygon, str):  # WKT, as a CSV holds a geometry column
         m = _WKT_POLYGON.match(polygon)
         if not m:

@@ -1,6 +1,10 @@
 // The public API (include/light/light.h) over the pipelines: options translated, nothing else.
 #include "light/light.h"
 
+#include <string>
+
+#include "light/error.h"
+
 #include "light/data/tile_image.h"
 #include "light/eval/evaluator.h"
 #include "light/export/phrases.h"
@@ -11,6 +15,7 @@
 #include "light/link/default_model.h"
 #include "light/search/phrase_index.h"
 #include "light/train/trainer.h"
+#include "light/util/parallel.h"
 
 namespace light {
 
@@ -20,9 +25,11 @@ EvalResult evaluate(const maptext::Dataset& gt, const maptext::Dataset& pred, co
   eval::Options o;
   o.protocol = eval::parse_protocol(options.protocol);
   o.task = eval::parse_task(options.task, o.protocol);
+  if (!(options.iou_threshold >= 0 && options.iou_threshold < 1))
+    throw Error("iou_threshold: expected a number in [0, 1), got " + std::to_string(options.iou_threshold));
   o.iou_threshold = options.iou_threshold;
   o.gt_regex = options.gt_regex;
-  o.threads = options.threads;
+  o.threads = checked_threads(options.threads);
   eval::Report r = eval::evaluate(gt, pred, o);
   return {std::move(r.overall), std::move(r.warnings)};
 }
@@ -31,7 +38,7 @@ maptext::Dataset link_by_heuristic(const maptext::Dataset& words, const LinkByHe
   link::HeuristicOptions o;
   o.method = baselines::parse_method(options.method);
   o.order = link::parse_order(options.order);
-  o.threads = options.threads;
+  o.threads = checked_threads(options.threads);
   return link::link_heuristic(words, o);
 }
 
@@ -133,7 +140,7 @@ FineTuneResult fine_tune(const FineTuneOptions& options) {
   o.val_json = options.val_json, o.val_images = options.val_images;
   o.out_dir = options.out_dir, o.tokenizer_dir = options.tokenizer;
   o.init = options.init, o.config = options.config;
-  o.max_epochs = options.max_epochs, o.batch_size = options.batch_size, o.threads = options.threads;
+  o.max_epochs = options.max_epochs, o.batch_size = options.batch_size, o.threads = checked_threads(options.threads);
   o.lr = options.lr, o.seed = options.seed, o.device = options.device, o.progress = options.progress;
   const train::TrainSummary s = train::train(o);
   return {s.epochs, s.best_epoch, s.best_val_loss, s.best_edges_fscore};

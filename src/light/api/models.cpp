@@ -11,6 +11,7 @@
 #include "light/spot/spotter.h"
 #include "light/util/blas.h"
 #include "light/util/fs.h"
+#include "light/util/parallel.h"
 
 namespace light {
 
@@ -19,7 +20,7 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   link::ModelLinkOptions o;
   o.tokenizer_dir = options.tokenizer_dir;
   o.device = options.device;
-  o.threads = options.threads;
+  o.threads = checked_threads(options.threads);
   o.max_length = options.max_length;
   o.no_successor_bias = options.no_successor_bias;
   o.words_from = options.words_from;
@@ -101,7 +102,7 @@ struct Spotter::Impl {
   static model::PredictorOptions runtime(const SpotOptions& o) {
     model::PredictorOptions r;
     r.device = o.device;
-    r.threads = o.threads;
+    r.threads = checked_threads(o.threads);
     return r;
   }
   static spot::SpotOptions spot_options(const SpotOptions& o) {

@@ -1,7 +1,11 @@
 #include "light/cli/app.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +13,9 @@
 
 #include "light/cli/commands.h"
 #include "light/error.h"
+#include "light/util/fs.h"
+#include "light/util/parallel.h"
+#include "light/util/utf8.h"
 #include "light/util/interrupt.h"
 
 namespace light::cli {
@@ -28,6 +35,40 @@ bool manifest_names_georef(const std::string& path) {
   for (int n = 0; n < 100000 && std::getline(in, line); ++n)
     if (line.find("georef") != std::string::npos) return true;
   return false;
+}
+
+// What every command takes alike, checked before parsing (light::Error naming the option):
+// - an empty argument ("-o ''", "--words $UNSET") is refused: no option of light's means anything by
+//   an empty value, and read as "not given" it would do something else than asked;
+// - --threads: a negative count is refused; more than the cores are that many, with a note (OpenMP
+//   threads beyond the cores only wait on each other).
+// Returns the arguments to parse (argv with --threads clamped).
+std::vector<std::string> checked_arguments(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string option = args[i - 1], value = args[i];
+    const size_t eq = args[i].find('=');
+    const bool joined = args[i].rfind("--", 0) == 0 && eq != std::string::npos;
+    if (joined) option = args[i].substr(0, eq), value = args[i].substr(eq + 1);
+    if (value.empty()) {
+      if (joined || option.rfind("-", 0) == 0)
+        throw Error(option + ": an empty value (an unset shell variable?); give one, or leave the option out");
+      throw Error("an empty argument after \"" + option + "\" (an unset shell variable?)");
+    }
+    if (option != "--threads") continue;
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(value.c_str(), &end, 10);
+    if (end == value.c_str() || *end != '\0') continue;  // not a number: CLI11 says so
+    if (n < 0 || errno == ERANGE)
+      throw Error("--threads: expected 0 (every core) or a count of threads, got " + value);
+    if (n > core_count()) {
+      std::fprintf(stderr, "note: --threads %s: this machine has %d core(s); %d threads used\n", value.c_str(), core_count(), core_count());
+      const std::string clamped = std::to_string(core_count());
+      args[i] = joined ? "--threads=" + clamped : clamped;
+    }
+  }
+  return args;
 }
 }  // namespace
 
@@ -51,6 +92,7 @@ bool needs_full(const std::vector<std::string>& args) {
 }
 
 int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_full_commands) {
+  record_inputs();  // every file a command reads is kept from being its output (check_output_is_not_input)
   CLI::App app{"light: link the words found on historical maps into place names (LIGHT, in C++)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "light 0.1.0");
@@ -63,7 +105,16 @@ int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_ful
     for (const auto& c : kFullCommands) app.add_subcommand(c.name, c.description)->allow_extras();
   }
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> args;
+    try {
+      args = checked_arguments(argc, argv);
+    } catch (const light::Error& e) {
+      std::fprintf(stderr, "light: error: %s\n", e.what());
+      return 1;
+    }
+    std::vector<char*> argp;
+    for (std::string& s : args) argp.push_back(s.data());
+    app.parse(static_cast<int>(argp.size()), argp.data());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const std::bad_alloc&) {
@@ -74,6 +125,10 @@ int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_ful
     end_by_signal(e.signal);
   } catch (const light::Error& e) {
     std::fprintf(stderr, "light: error: %s\n", e.what());
+    return 1;
+  } catch (const std::filesystem::filesystem_error& e) {  // the file system said no: a path to name, not a bug
+    std::fprintf(stderr, "light: error: %s%s%s: %s\n", shown_bytes(e.path1().string()).c_str(), e.path2().empty() ? "" : " -> ",
+                 shown_bytes(e.path2().string()).c_str(), e.code().message().c_str());
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "light: internal error: %s\n", e.what());

@@ -148,6 +148,8 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line");
   cmd->callback([args, cmd] {
+    if (cmd->count("--no-successor-bias") > 0 && !(args->no_successor_bias > 0))
+      throw Error("--no-successor-bias: expected a positive factor (1: the paper's decoding; leave it out for the model's own)");
     note_unused_options(*cmd, *args);
     run_link(*args);
   });

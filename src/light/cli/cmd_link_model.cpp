@@ -11,6 +11,7 @@
 #include "light/link/model_linking.h"
 #include "light/error.h"
 #include "light/spot/spotter.h"
+#include "light/util/fs.h"
 
 namespace light::cli {
 
@@ -46,19 +47,27 @@ void run_link_with_model(const LinkArgs& a) {
       return out;
     });
   } else if (a.words.empty()) {  // from the images alone: the spotter reads them first
+    // Everything read before any work: the model, the spotter and the list of images (a bad option
+    // or an -o that is one of their files is refused before a folder is spotted).
+    link::ModelLinker linker(a.model, mo);
     spot::SpotOptions so;
     if (a.small_lettering) so.read_small_lettering();
     model::PredictorOptions runtime;
     runtime.threads = a.threads;
     runtime.device = a.device;
     spot::Spotter spotter(a.spotter.empty() ? spot::default_spotter_dir() : a.spotter, runtime, so);
-    const maptext::Dataset data = spot::spot_images(spotter, spot::list_map_images(a.images), !a.quiet);
+    const auto listed = spot::list_map_images(a.images);
+    check_output_is_not_input("-o/--out", a.out);
+    const maptext::Dataset data = spot::spot_images(spotter, listed, !a.quiet);
     const std::string images = std::filesystem::is_regular_file(a.images) ? std::filesystem::path(a.images).parent_path().string() : a.images;
-    const auto linked = link::link_with_model(data, a.model, images.empty() ? "." : images, mo, &report);
+    const auto linked = link::link_with_model(data, linker, images.empty() ? "." : images, mo.progress, &report);
     write_link_output(a, linked, &data);
   } else {
     const auto data = read_link_words(a);
-    const auto linked = link::link_with_model(data, a.model, a.images, mo, &report);
+    link::ModelLinker linker(a.model, mo);
+    for (const maptext::Tile& t : data) note_input(data::find_tile_image(a.images, t.image), "an image this command reads");
+    check_output_is_not_input("-o/--out", a.out);  // nor one of the tiles, nor a file of the model's
+    const auto linked = link::link_with_model(data, linker, a.images, mo.progress, &report);
     write_link_output(a, linked, &data);
   }
   if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());

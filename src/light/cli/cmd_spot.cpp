@@ -61,9 +61,11 @@ void add_spot_command(CLI::App& app) {
     runtime.threads = a->threads;
     runtime.device = a->device;
     spot::Spotter spotter(a->spotter.empty() ? spot::default_spotter_dir() : a->spotter, runtime, a->options);
+    check_output_is_not_input("--out", a->out);  // nor a file of the spotter's (its keys.txt, weights), before any work
     const maptext::Dataset data = spot::spot_images(spotter, images, !a->quiet);
     size_t words = 0;
     for (const maptext::Tile& t : data) words += t.groups.size();
+    check_output_is_not_input("--out", a->out);  // nor any file the spotter read (its keys.txt, weights)
     maptext::write_maptext(a->out, data);
     std::fprintf(stderr, "spot: %zu map(s), %zu words -> %s\n", images.size(), words, a->out.c_str());
   });

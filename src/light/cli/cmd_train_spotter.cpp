@@ -8,6 +8,7 @@
 #include "light/spot/spotter.h"
 #include "light/train/detector_training.h"
 #include "light/train/recognizer_training.h"
+#include "light/error.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -61,6 +62,15 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_flag("--resume", a->resume, "Continue the run in --out after its last finished epoch");
   cmd->add_flag_callback("-q,--quiet", [a] { a->progress = false; }, "No progress");
   cmd->callback([a, d, part, units, word_height, cmd] {
+    // An option of the other part would be silently ignored (--device cuda training on the CPU).
+    const bool detector = *part == "detector";
+    for (const char* o : {"--kernel-unclip", "--data-threads", "--threshold-branch", "--threshold-lr", "--threshold-warmup", "--keep-epochs",
+                          "--device", "--word-height", "--crop", "--steps"})
+      if (!detector && cmd->count(o) > 0)
+        throw Error(std::string(o) + ": the detector's option (--part detector); the recogniser is trained on the CPU without it");
+    for (const char* o : {"--alphabet", "--max-words"})  // reading options: the detector's training goes on without them
+      if (detector && cmd->count(o) > 0) std::fprintf(stderr, "note: %s is the recogniser's option (--part recognizer); the detector does not use it\n", o);
+    if (a->max_words < 0) throw Error("--max-words: expected 0 (every example) or a count, got " + std::to_string(a->max_words));
     if (a->spotter_dir.empty()) a->spotter_dir = spot::default_spotter_dir();
     if (*part == "detector") {
       d->train_json = a->train_json, d->train_images = a->train_images, d->val_json = a->val_json, d->val_images = a->val_images;

@@ -53,6 +53,7 @@ maptext::Dataset read_link_words_file(const std::string& path, const LinkArgs& a
 }
 
 void write_link_output(const LinkArgs& a, const maptext::Dataset& linked, const maptext::Dataset* input) {
+  check_output_is_not_input("-o/--out", a.out);  // nor any file read on the way (an image, the model's, the spotter's)
   switch (output::parse_format(a.format)) {
     case output::Format::MapText: maptext::write_maptext(a.out, linked); return;
     case output::Format::GeoJson: {

@@ -1,5 +1,6 @@
 #include "light/export/phrases.h"
 
+#include <cctype>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -105,9 +106,12 @@ std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& o
       Json polygons = Json::array(), words = Json::array();
       for (const maptext::Word& w : tile.groups[g]) {
         size_t at = index++;
-        if (opt.input) {
+        if (opt.input) {  // a word that is not there has no place to give: refused rather than guessed
           auto found = place.find(word_key(w));
-          if (found != place.end() && !found->second.empty()) at = found->second.front(), found->second.pop_front();
+          if (found == place.end() || found->second.empty())
+            throw Error("words: the linked word \"" + w.text.value_or("") + "\" of image \"" + tile.image +
+                        "\" is not among the words given (each word's \"index\" is its place there); give the words that were linked");
+          at = found->second.front(), found->second.pop_front();
         }
         Json word = {{"text", w.text.value_or("")}, {"index", at}};
         if (!w.extra.empty()) {  // the word's other keys: a spotter's score, the link's successor_probability
@@ -174,6 +178,12 @@ std::string canvas_of(const std::string& canvas, const std::string& key) {
 
 std::string web_annotation_text(const maptext::Dataset& linked, const WebAnnotationOptions& opt) {
   Json page = {{"@context", "http://www.w3.org/ns/anno.jsonld"}, {"type", "AnnotationPage"}, {"items", Json::array()}};
+  // A target is an absolute IRI (a scheme, then ':'): a relative one means nothing to a IIIF viewer.
+  const size_t colon = opt.canvas.find(':');
+  const bool scheme = colon != std::string::npos && colon > 0 && std::isalpha(static_cast<unsigned char>(opt.canvas[0])) &&
+                      opt.canvas.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") == colon;
+  if (!opt.canvas.empty() && !scheme)
+    throw Error("--iiif-canvas: expected an absolute IRI (https://..., urn:...), got \"" + opt.canvas + "\"");
   if (linked.size() > 1 && !opt.canvas.empty() && opt.canvas.find("{image}") == std::string::npos)
     throw Error("--iiif-canvas: " + std::to_string(linked.size()) +
                 " images share one canvas; give a canvas per image with {image} in it (replaced by the image key)");

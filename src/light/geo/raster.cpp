@@ -5,9 +5,11 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "light/error.h"
+#include "light/util/fs.h"
 #include "light/geo/gdal.h"
 
 namespace light::geo {
@@ -16,9 +18,18 @@ namespace {
 
 using Dataset = GdalDataset;
 
+// An image GDAL reads as stored. One whose EXIF orientation turns or mirrors it (a photo of a map) is
+// left to OpenCV, which applies it as viewers do (nullopt below): the spotter, the linker and the page
+// see it in the same frame.
 Dataset open(const std::string& path) {
+  note_input(path, "an image this command reads");
   init_gdal();
-  return Dataset(GDALOpen(path.c_str(), GA_ReadOnly));
+  Dataset ds(GDALOpen(path.c_str(), GA_ReadOnly));
+  if (ds) {
+    const char* o = GDALGetMetadataItem(ds.get(), "EXIF_Orientation", nullptr);
+    if (o && std::string(o) != "1") return Dataset(nullptr);
+  }
+  return ds;
 }
 
 }  // namespace

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <string_view>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "light/error.h"
+#include "light/util/fs.h"
 
 namespace light::image {
 
@@ -19,13 +22,79 @@ void check_image_format(const std::string& head, const std::string& path) {
   throw Error(path + ": cannot read the image: not a PNG, JPEG, TIFF, BMP, WebP or JPEG 2000 file");
 }
 
+namespace {
+// Whether a PNG or JPEG of `size` bytes, read through `at(offset, n)` (fewer bytes past the end), is
+// whole: OpenCV decodes a cut one without a word (a PNG cut after its header as all black, a JPEG cut
+// in half with its lower half grey). A PNG's chunks must reach IEND; a JPEG must end its scans with EOI
+// (0xFFD9: after the first scan begins nothing else holds those two bytes, as 0xFF is stuffed there).
+// Other formats: true.
+bool is_whole(uint64_t size, const std::function<std::string(uint64_t, size_t)>& at) {
+  const std::string head = at(0, 8);
+  const auto be32 = [](const std::string& b, size_t i) {
+    return (uint32_t(uint8_t(b[i])) << 24) | (uint32_t(uint8_t(b[i + 1])) << 16) | (uint32_t(uint8_t(b[i + 2])) << 8) | uint8_t(b[i + 3]);
+  };
+  if (head.size() == 8 && head.compare(0, 8, "\x89PNG\r\n\x1a\n", 8) == 0) {
+    for (uint64_t p = 8; p + 12 <= size;) {
+      const std::string c = at(p, 8);
+      if (c.size() < 8) return false;
+      const uint64_t next = p + 12 + be32(c, 0);
+      if (next > size) return false;
+      if (c.compare(4, 4, "IEND") == 0) return true;
+      p = next;
+    }
+    return false;
+  }
+  if (head.size() >= 2 && uint8_t(head[0]) == 0xFF && uint8_t(head[1]) == 0xD8) {
+    uint64_t p = 2, scan = 0;
+    while (p + 4 <= size) {  // the segments before the first scan, by their lengths
+      const std::string m = at(p, 4);
+      if (m.size() < 4 || uint8_t(m[0]) != 0xFF) return true;  // not a layout to judge: OpenCV's to read
+      const int marker = uint8_t(m[1]);
+      if (marker == 0xFF) { ++p; continue; }  // fill bytes
+      if (marker == 0xD9) return true;
+      const uint64_t len = (uint32_t(uint8_t(m[2])) << 8) | uint8_t(m[3]);
+      if (marker == 0xDA) { scan = p; break; }
+      p += 2 + len;
+    }
+    if (scan == 0) return false;
+    for (uint64_t end = size; end > scan;) {  // the last EOI, searched back from the end (there at once in a whole file)
+      const uint64_t from = end > scan + 65536 ? end - 65536 : scan;
+      const std::string b = at(from, static_cast<size_t>(end - from + 1));  // a byte past `end`: a pair across the cut
+      for (size_t i = b.size(); i-- > 1;)
+        if (uint8_t(b[i - 1]) == 0xFF && uint8_t(b[i]) == 0xD9) return true;
+      end = from;
+    }
+    return false;
+  }
+  return true;
+}
+
+void check_whole(uint64_t size, const std::function<std::string(uint64_t, size_t)>& at, const std::string& path) {
+  if (!is_whole(size, at))
+    throw Error(path + ": cannot read the image: the file is cut short (a PNG without its end chunk, or a JPEG without its end "
+                "marker): a partial download or copy?");
+}
+}  // namespace
+
 void check_image_format_of(const std::string& path) {
+  note_input(path, "an image this command reads");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read the image (missing or unreadable)");
   std::string head(16, '\0');
   in.read(head.data(), 16);
   head.resize(static_cast<size_t>(in.gcount()));
   check_image_format(head, path);
+  in.clear();
+  in.seekg(0, std::ios::end);
+  const uint64_t size = static_cast<uint64_t>(in.tellg());
+  check_whole(size, [&](uint64_t offset, size_t n) {
+    std::string b(n, '\0');
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(b.data(), static_cast<std::streamsize>(n));
+    b.resize(static_cast<size_t>(in.gcount()));
+    return b;
+  }, path);
 }
 
 namespace {
@@ -42,8 +111,12 @@ std::pair<int, int> checked_size(int64_t w, int64_t h, const std::string& path) 
 // cv::imread / cv::imdecode of the formats map tiles come in, with OpenCV's exceptions (sizes,
 // corrupt data) as light::Error.
 cv::Mat decode(const std::string& path, const std::string* bytes, int flags) {
-  if (bytes) check_image_format(bytes->substr(0, 16), path);
-  else check_image_format_of(path);
+  if (bytes) {
+    check_image_format(bytes->substr(0, 16), path);
+    check_whole(bytes->size(), [&](uint64_t offset, size_t n) { return offset < bytes->size() ? bytes->substr(offset, n) : std::string(); }, path);
+  } else {
+    check_image_format_of(path);
+  }
   cv::Mat m;
   try {
     if (bytes) m = cv::imdecode(cv::Mat(1, static_cast<int>(bytes->size()), CV_8U, const_cast<char*>(bytes->data())), flags);
@@ -67,7 +140,35 @@ RgbImage to_rgb(cv::Mat m) {
 }
 }  // namespace
 
-std::pair<int, int> image_size(const std::string& path) {
+namespace {
+// The EXIF orientation (1-8) in a JPEG's APP1 segment `seg` (after its length), 1 when none.
+int exif_orientation(const std::string& seg) {
+  if (seg.size() < 14 || seg.compare(0, 6, std::string("Exif\0\0", 6)) != 0) return 1;
+  const std::string_view t = std::string_view(seg).substr(6);
+  const bool le = t.compare(0, 2, "II") == 0;
+  if (!le && t.compare(0, 2, "MM") != 0) return 1;
+  const auto u16 = [&](size_t at) -> uint32_t {
+    if (at + 2 > t.size()) return 0;
+    const auto a = static_cast<unsigned char>(t[at]), b = static_cast<unsigned char>(t[at + 1]);
+    return le ? (a | (b << 8)) : ((a << 8) | b);
+  };
+  const auto u32 = [&](size_t at) -> uint32_t { return le ? (u16(at) | (u16(at + 2) << 16)) : ((u16(at) << 16) | u16(at + 2)); };
+  const size_t ifd = u32(4);
+  if (ifd + 2 > t.size()) return 1;
+  const uint32_t entries = u16(ifd);
+  for (uint32_t k = 0; k < entries && ifd + 2 + 12 * (k + 1) <= t.size(); ++k) {
+    const size_t e = ifd + 2 + 12 * k;
+    if (u16(e) == 0x0112) {
+      const uint32_t v = u16(e + 8);
+      return v >= 1 && v <= 8 ? static_cast<int>(v) : 1;
+    }
+  }
+  return 1;
+}
+}  // namespace
+
+namespace {
+std::pair<int, int> header_size(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read the image (missing or unreadable)");
   unsigned char h[26] = {};
@@ -81,20 +182,35 @@ std::pair<int, int> image_size(const std::string& path) {
     in.clear();
     in.seekg(2);
     unsigned char m[9];
+    int orientation = 1;  // OpenCV turns the image as its EXIF orientation says: the size is the turned one's
     while (in.read(reinterpret_cast<char*>(m), 4)) {
       if (m[0] != 0xFF) break;
       const int marker = m[1], len = be16(m + 2);
       const bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
       if (sof) {
         if (!in.read(reinterpret_cast<char*>(m), 5)) break;
+        if (orientation >= 5) return checked_size(be16(m + 1), be16(m + 3), path);  // turned a quarter
         return checked_size(be16(m + 3), be16(m + 1), path);
       }
       if (len < 2) break;
+      if (marker == 0xE1 && orientation == 1) {
+        std::string seg(static_cast<size_t>(len - 2), '\0');
+        if (!in.read(seg.data(), len - 2)) break;
+        orientation = exif_orientation(seg);
+        continue;
+      }
       in.seekg(len - 2, std::ios::cur);
     }
   }
   const cv::Mat img = decode(path, nullptr, cv::IMREAD_UNCHANGED);
   return {img.cols, img.rows};
+}
+}  // namespace
+
+std::pair<int, int> image_size(const std::string& path) {
+  const auto size = header_size(path);  // a size past the limit is said first
+  check_image_format_of(path);          // and a cut file is refused where its size is first asked
+  return size;
 }
 
 RgbImage read_rgb(const std::string& path) {
@@ -108,7 +224,7 @@ RgbImage read_rgb(const std::string& path) {
   const bool jpeg = in.gcount() >= 2 && magic[0] == 0xFF && magic[1] == 0xD8;
   in.seekg(0, std::ios::end);
   if ((!png && !jpeg) || static_cast<uint64_t>(in.tellg()) >= (1ull << 31)) return to_rgb(decode(path, nullptr, cv::IMREAD_COLOR));
-  const auto [w, h] = image_size(path);
+  const auto [w, h] = header_size(path);
   if (static_cast<uint64_t>(w) * static_cast<uint64_t>(h) > kMaxImagePixels)
     throw Error(path + ": " + std::to_string(w) + " x " + std::to_string(h) + " pixels, more than light decodes at once (2^30, as OpenCV); "
                 "cut the map into tiles (light link --merge-tiles puts their words back together)");

@@ -46,6 +46,7 @@ int64_t TensorView::numel() const {
 }
 
 SafeTensorsFile::SafeTensorsFile(const std::string& path) : path_(path) {
+  note_input(path, "a model file this command reads");
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw Error(path + ": cannot read: " + std::strerror(errno));
   struct stat st {};

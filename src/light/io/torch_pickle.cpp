@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "light/error.h"
+#include "light/util/fs.h"
 
 namespace light::io {
 
@@ -272,6 +273,7 @@ std::map<std::string, PthTensor> state_dict_from_pickle(const std::string& pickl
 }
 
 PthFile::PthFile(const std::string& path) : path_(path) {
+  note_input(path, "a model file this command reads");
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) throw Error(path + ": cannot read: " + std::strerror(errno));
   struct stat st {};

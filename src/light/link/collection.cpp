@@ -77,7 +77,15 @@ std::vector<MapJob> read_collection(const std::string& path) {
     if (number == 1) {
       const size_t first = line.find_first_not_of(" \t");
       const char c = first == std::string::npos ? ' ' : line[first];
-      bool words_file = c == '[';
+      bool words_file = false;
+      if (c == '[') {  // a MapText words file is a list of image entries; any other list is neither
+        std::ifstream whole(path);
+        const nlohmann::json j = nlohmann::json::parse(std::string(std::istreambuf_iterator<char>(whole), {}), nullptr, false);
+        words_file = j.is_array() && std::all_of(j.begin(), j.end(), [](const nlohmann::json& e) { return e.is_object(); });
+        if (!words_file)
+          throw Error(path + ": line " + std::to_string(number) + ": neither a manifest row (CSV, or a JSON object a line: words, image, "
+                      "georef, name) nor a words file (a MapText list of image entries)");
+      }
       if (c == '{') {  // JSON lines, whatever the file is called, unless the file is one JSON document
         const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded()) {

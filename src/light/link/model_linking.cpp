@@ -208,14 +208,19 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
 maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string& model_dir, const std::string& images_dir,
                                  const ModelLinkOptions& opt, ModelLinkReport* report) {
   ModelLinker linker(model_dir, opt);
+  return link_with_model(data, linker, images_dir, opt.progress, report);
+}
+
+maptext::Dataset link_with_model(const maptext::Dataset& data, ModelLinker& linker, const std::string& images_dir, bool progress,
+                                 ModelLinkReport* report) {
   ModelLinkReport r;
   maptext::Dataset out;
   Progress bar("link", data.size(), "tiles");
   for (const maptext::Tile& tile : data) {
     out.push_back(linker.link_file(tile, data::find_tile_image(images_dir, tile.image), r));
-    if (opt.progress) bar.add();
+    if (progress) bar.add();
   }
-  if (opt.progress) bar.finish();
+  if (progress) bar.finish();
   if (report) *report = r;
   return out;
 }

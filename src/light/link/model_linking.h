@@ -72,5 +72,8 @@ class ModelLinker {
 // (illegible, truncated, without area) are kept as one-word phrases.
 maptext::Dataset link_with_model(const maptext::Dataset& data, const std::string& model_dir, const std::string& images_dir,
                                  const ModelLinkOptions& options, ModelLinkReport* report);
+// The same with a linker already loaded.
+maptext::Dataset link_with_model(const maptext::Dataset& data, ModelLinker& linker, const std::string& images_dir, bool progress,
+                                 ModelLinkReport* report);
 
 }  // namespace light::link

@@ -57,11 +57,15 @@ std::map<std::string, torch::Tensor> read_pth_state_dict(const std::string& path
 std::map<std::string, torch::Tensor> read_state_dict(const std::string& path) {
   const bool st = path.size() >= 12 && path.compare(path.size() - 12, 12, ".safetensors") == 0;
   std::map<std::string, torch::Tensor> state = st ? read_safetensors_state_dict(path) : read_pth_state_dict(path);
+  check_finite(state, path);
+  return state;
+}
+
+void check_finite(const std::map<std::string, torch::Tensor>& state, const std::string& path) {
   // A weight that is NaN or infinite would spread through every output: refused by name.
   for (const auto& [key, t] : state)
     if (t.is_floating_point() && t.numel() > 0 && !torch::isfinite(t).all().item<bool>())
       throw Error(path + ": tensor \"" + key + "\" holds NaN or infinite values (a diverged or damaged checkpoint)");
-  return state;
 }
 
 void write_parameters(torch::nn::Module& module, const std::string& path) {

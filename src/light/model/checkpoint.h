@@ -18,6 +18,8 @@ std::map<std::string, torch::Tensor> read_pth_state_dict(const std::string& path
 
 // Either format, by extension (.safetensors, else PyTorch zip).
 std::map<std::string, torch::Tensor> read_state_dict(const std::string& path);
+// Throws light::Error naming `path` and the tensor when a floating-point weight is NaN or infinite.
+void check_finite(const std::map<std::string, torch::Tensor>& state, const std::string& path);
 
 // Every parameter of `module` (CPU float32) into a .safetensors file, written atomically.
 void write_parameters(torch::nn::Module& module, const std::string& path);

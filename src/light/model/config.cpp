@@ -5,8 +5,10 @@
 #include <nlohmann/json.hpp>
 
 #include "light/error.h"
+#include "light/eval/edit_distance.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
+#include "light/util/utf8.h"
 
 namespace light::model {
 
@@ -270,6 +272,21 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
                         "coordinate_size", "shape_size", "input_size", "patch_size", "emb_dim", "num_coords"})
     if (j.contains(k))
       throw Error(path + ": " + k + " at the top level does nothing: it belongs under \"layoutlmv3\" (or \"poly_encoder\")");
+  // Nor a misspelt key of light's own ("baseline_priro"): the model would decode without it.
+  static const char* const kOwn[] = {"window_word_height", "no_successor_bias", "spotted_no_successor_bias", "no_successor_exponent",
+                                     "reading_prior_above", "reading_prior_next_line", "lettering_prior", "alignment_prior", "baseline_prior",
+                                     "spotted_baseline_log_height", "spotted_baseline_degrees", "polygon_height", "polygon_points",
+                                     "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
+  const auto distance = [](const std::string& a, const std::string& b) { return eval::levenshtein(utf8_decode(a), utf8_decode(b)); };
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool own = false;
+    for (const char* k : kOwn) own = own || it.key() == k;
+    if (!own)
+      for (const char* k : kOwn)
+        if (distance(it.key(), k) <= 2)
+          throw Error(path + ": \"" + it.key() + "\": not a key light reads; did you mean \"" + k + "\"? (as it stands the model would go "
+                      "without it)");
+  }
   if (j.contains("layoutlmv3")) {
     const auto& l = j["layoutlmv3"];
     const std::string w = path + ": layoutlmv3";

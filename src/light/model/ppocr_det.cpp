@@ -134,7 +134,9 @@ void import_onnx_weights(const OrderedTensors& targets, const io::OnnxModel& onn
 
 TextDetector load_text_detector(const std::string& path) {
   TextDetector detector;
-  load_state(*detector, read_safetensors_state_dict(path), path);
+  const auto state = read_safetensors_state_dict(path);
+  check_finite(state, path);
+  load_state(*detector, state, path);
   detector->eval();
   return detector;
 }

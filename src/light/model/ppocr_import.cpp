@@ -21,6 +21,7 @@ std::map<std::string, std::string> source_metadata(const io::OnnxModel& m) {
 
 ImportReport import_ppocr(const ImportOptions& o) {
   ImportReport r;
+  check_can_make_folder("--out", o.out_dir);
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
     if (std::filesystem::exists(std::filesystem::path(o.out_dir) / f))
       throw Error(o.out_dir + " (--out): already holds " + f + "; import into a new folder");
@@ -31,11 +32,12 @@ ImportReport import_ppocr(const ImportOptions& o) {
   if (rec.weights.empty() || rec.weights.back().shape.size() != 1)
     throw Error(o.recognizer_onnx + ": its last learned tensor is not the CTC head's bias (not a PP-OCRv4 recogniser)");
   const int64_t classes = rec.weights.back().shape[0];
-  // Class 0 is the CTC blank, classes 1..n the dictionary's lines, and one more a space (checked).
-  const text::Dictionary keys(o.keys, static_cast<int>(classes));
+  // The recogniser first (another model given as --rec is named as such), then its dictionary:
+  // class 0 is the CTC blank, classes 1..n the dictionary's lines, and one more a space (checked).
   TextRecognizer recognizer(classes);
   import_onnx_weights(recognizer->ordered_tensors(), rec);
-  std::filesystem::create_directories(o.out_dir);
+  const text::Dictionary keys(o.keys, static_cast<int>(classes));
+  make_folder("--out", o.out_dir);
   write_state(*detector, o.out_dir + "/detector.safetensors", source_metadata(det));
   write_state(*recognizer, o.out_dir + "/recognizer.safetensors", source_metadata(rec));
   std::string text;

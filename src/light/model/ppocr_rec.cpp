@@ -154,6 +154,7 @@ OrderedTensors TextRecognizerImpl::ordered_tensors() {
 
 TextRecognizer load_text_recognizer(const std::string& path) {
   const auto state = read_safetensors_state_dict(path);
+  check_finite(state, path);
   const auto it = state.find("head.ctc_head.fc.bias");
   if (it == state.end() || it->second.dim() != 1) throw Error(path + ": no tensor \"head.ctc_head.fc.bias\" (not a text recogniser)");
   TextRecognizer rec(it->second.size(0));

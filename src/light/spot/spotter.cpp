@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <numeric>
@@ -58,9 +59,21 @@ struct Spotter::Impl {
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
   if (!(options.scale == 0 || (options.scale >= 0.1 && options.scale <= 8))) throw Error("--scale: expected 0 (auto) or 0.1 to 8");
   if (!(options.glyph_score >= 0 && options.glyph_score <= 1)) throw Error("--glyph-score: expected 0 (do not look for letters alone in the ink) to 1");
-  if (options.window < 64 || options.window % 32) throw Error("--window: expected a multiple of 32 of at least 64");
-  if (options.overlap < 0 || options.overlap >= options.window) throw Error("--overlap: expected 0 to the window side");
+  // Windows overlap by `overlap` pixels, so the smallest window is the next multiple of 32 above it.
+  if (options.overlap < 0) throw Error("overlap: expected 0 or more pixels");
+  const int least_window = (options.overlap + 32) / 32 * 32;
+  if (options.window < least_window || options.window % 32)
+    throw Error("--window: expected a multiple of 32 of at least " + std::to_string(least_window) + " (the windows overlap by " +
+                std::to_string(options.overlap) + " px), got " + std::to_string(options.window));
+  if (!(options.min_score >= 0 && options.min_score <= 1))
+    throw Error("--min-score: expected a probability from 0 to 1 (words whose characters' mean probability is below are dropped)");
   if (!(options.small_quantile >= 0 && options.small_quantile < 1)) throw Error("small_quantile: expected 0 (not read again) to below 1");
+  if (options.small_quantile > 0 && options.scale != 0) {
+    char scale[32];
+    std::snprintf(scale, sizeof scale, "%g", options.scale);
+    throw Error("--small-lettering: the map is read again enlarged from the scale its lettering sets, so only with --scale 0 (auto, the "
+                "default); with --scale " + std::string(scale) + " leave it out");
+  }
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
     if (!fs::is_regular_file(fs::path(dir) / f)) throw Error(dir + ": not a spotter folder (no " + f + ")");
   impl_ = std::make_unique<Impl>(dir, runtime, options);
@@ -460,17 +473,52 @@ bool is_image_name(const fs::path& p) {
 }
 }  // namespace
 
+namespace {
+// The images in `dir` and its subfolders (symbolic links to folders not followed: no loop), keys
+// relative to `root`; a subfolder that cannot be read is named in `unreadable` and passed over.
+void list_folder(const fs::path& root, const fs::path& dir, std::vector<std::pair<std::string, std::string>>& out,
+                 std::vector<std::string>& unreadable) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  for (const fs::directory_iterator end; !ec && it != end; it.increment(ec)) {
+    std::error_code ignored;  // a dangling link or a file gone since: not an image to read
+    if (it->is_symlink(ignored) ? false : it->is_directory(ignored)) list_folder(root, it->path(), out, unreadable);
+    else if (it->is_regular_file(ignored) && is_image_name(it->path()))
+      out.emplace_back(it->path().lexically_relative(root).generic_string(), it->path().string());
+  }
+  if (ec) unreadable.push_back(shown_bytes(dir.string()) + " (" + ec.message() + ")");
+}
+
+// An image key goes into MapText (JSON, UTF-8): a file name in another encoding (Latin-1, as old
+// archives hold) is refused before any work, naming it.
+void check_key(const std::string& key, const std::string& path) {
+  if (!is_valid_utf8(key))
+    throw Error(shown_bytes(path) + ": the file name is not UTF-8 (image keys are written into JSON); rename it, e.g. "
+                "convmv -f latin1 -t utf8 --notest FILE");
+}
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> list_map_images(const std::string& images) {
   std::vector<std::pair<std::string, std::string>> out;
   if (fs::is_regular_file(images)) {
     out.emplace_back(fs::path(images).filename().string(), images);
+    check_key(out.back().first, images);
+    note_input(images, "an image this command reads");
     return out;
   }
-  if (!fs::is_directory(images)) throw Error(images + " (--images): no such file or folder");
-  for (const auto& e : fs::recursive_directory_iterator(images))
-    if (e.is_regular_file() && is_image_name(e.path())) out.emplace_back(e.path().lexically_relative(images).generic_string(), e.path().string());
+  if (!fs::is_directory(images)) throw Error(shown_bytes(images) + " (--images): no such file or folder");
+  std::error_code ec;
+  fs::directory_iterator top(images, ec);
+  if (ec) throw Error(shown_bytes(images) + " (--images): cannot read the folder: " + ec.message());
+  std::vector<std::string> unreadable;
+  list_folder(images, images, out, unreadable);
+  for (const auto& u : unreadable) std::fprintf(stderr, "note: %s: cannot read this folder; its maps are passed over\n", u.c_str());
   std::sort(out.begin(), out.end());
-  if (out.empty()) throw Error(images + " (--images): no image files (.png, .jpg, .tif, ...) in it");
+  for (const auto& [key, path] : out) {
+    check_key(key, path);
+    note_input(path, "an image this command reads");
+  }
+  if (out.empty()) throw Error(shown_bytes(images) + " (--images): no image files (.png, .jpg, .tif, ...) in it");
   return out;
 }
 

@@ -17,6 +17,9 @@ Dictionary::Dictionary(const std::string& keys_path, int classes) {
     if (end == std::string::npos) end = text.size();
     std::string line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!is_valid_utf8(line))
+      throw Error(keys_path + ": line " + std::to_string(texts_.size()) + " (\"" + shown_bytes(line) +
+                  "\"): not UTF-8; a recogniser's characters are one a line in UTF-8 (save the file so)");
     texts_.push_back(line);
     start = end + 1;
   }

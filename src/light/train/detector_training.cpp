@@ -348,7 +348,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   int first_epoch = 1;
   DetectorScore best;
   if (o.resume) {
-    const nlohmann::json state = resume_spotter_run(*det, o.out_dir);
+    const nlohmann::json state = resume_spotter_run(*det, o.out_dir, {"best_loss", "best_pixel_f"});
     first_epoch = state.at("epoch").get<int>() + 1;
     best = {state.at("best_loss").get<double>(), state.at("best_pixel_f").get<double>()};
   } else {

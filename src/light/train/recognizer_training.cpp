@@ -194,7 +194,7 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
   int first_epoch = 1;
   RecognizerScore best;
   if (o.resume) {
-    const nlohmann::json state = resume_spotter_run(*rec, o.out_dir);
+    const nlohmann::json state = resume_spotter_run(*rec, o.out_dir, {"best_words", "best_exact", "best_char_accuracy"});
     first_epoch = state.at("epoch").get<int>() + 1;
     best = {state.at("best_words").get<size_t>(), state.at("best_exact").get<double>(), state.at("best_char_accuracy").get<double>()};
   } else {

@@ -2,6 +2,7 @@
 // the checks before a run, its best/ folder, its log.
 #pragma once
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +22,8 @@ void check_spotter_run(const std::string& spotter_dir, double lr, const std::str
 void start_spotter_run(const std::string& spotter_dir, const std::string& out_dir);
 
 // A resumed run: `module` loaded from RUN/last.safetensors; returns RUN/state.json (its "epoch": the last
-// finished, and the best epoch's scores).
-nlohmann::json resume_spotter_run(torch::nn::Module& module, const std::string& out_dir);
+// finished, and the best epoch's `scores`), checked: light::Error naming the file and the key.
+nlohmann::json resume_spotter_run(torch::nn::Module& module, const std::string& out_dir, const std::vector<std::string>& scores);
 
 // Appends one line to RUN/log.jsonl (the file rewritten atomically).
 void append_run_log(const std::string& out_dir, const std::string& line);

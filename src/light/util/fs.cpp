@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -27,7 +28,25 @@ std::function<void(const std::string&)> after_temp_written;
 bool force_named_temp = false;
 }  // namespace detail
 
+namespace {
+// The files noted as read: (device, inode) -> what it is and the path it was read through.
+std::mutex g_inputs_mutex;
+std::atomic<bool> g_recording{false};
+std::map<std::pair<dev_t, ino_t>, std::pair<std::string, std::string>> g_inputs;
+}  // namespace
+
+void record_inputs() { g_recording = true; }
+
+void note_input(const std::string& path, const char* what) {
+  if (!g_recording || path.empty() || path == "-") return;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  g_inputs.emplace(std::make_pair(st.st_dev, st.st_ino), std::make_pair(std::string(what), path));
+}
+
 std::string read_file(const std::string& path) {
+  note_input(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read: " + std::strerror(errno));
   std::ostringstream ss;
@@ -245,6 +264,32 @@ void check_output_is_not_input(const std::string& output_option, const std::stri
     if (same_file(output, in.path))
       throw Error(output + " (" + output_option + "): is the input " + in.option + " (" + in.path +
                   "); write the output elsewhere");
+  struct stat st {};
+  if (::stat(output.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const std::lock_guard<std::mutex> lock(g_inputs_mutex);
+  if (const auto it = g_inputs.find({st.st_dev, st.st_ino}); it != g_inputs.end())
+    throw Error(output + " (" + output_option + "): is " + it->second.first + " (" + it->second.second + "); write the output elsewhere");
+}
+
+void check_can_make_folder(const std::string& option, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty(); p = p.parent_path()) {
+    const fs::file_status st = fs::status(p, ec);
+    if (fs::exists(st)) {
+      if (!fs::is_directory(st))
+        throw Error(dir + " (" + option + "): cannot be made a folder: " + (p == fs::absolute(dir, ec).lexically_normal() ? std::string("it") : p.string()) +
+                    " is a file");
+      return;
+    }
+    if (p == p.parent_path()) return;
+  }
+}
+
+void make_folder(const std::string& option, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(dir + " (" + option + "): cannot make the folder: " + ec.message());
 }
 
 bool folder_has_entries(const std::string& dir) {

@@ -38,10 +38,21 @@ struct NamedPath {
   std::string path;
 };
 
-// Throws light::Error when `output` (named by `output_option`) is, by inode, one of `inputs`:
-// "OUTPUT (--out): is the input --words (PATH); write the output elsewhere". Empty paths are skipped.
+// Throws light::Error when `output` (named by `output_option`) is, by inode, one of `inputs`, or one
+// of the files this process has noted as read (note_input): "OUTPUT (--out): is the input --words
+// (PATH); write the output elsewhere". Empty paths are skipped. Every command calls it before its
+// work and again just before it writes, so a file it read (an image, a model's config.json, a
+// spotter's keys.txt, through any path, hard or symbolic link) is never written over.
 void check_output_is_not_input(const std::string& output_option, const std::string& output,
-                               const std::vector<NamedPath>& inputs);
+                               const std::vector<NamedPath>& inputs = {});
+
+// The files a command reads, by identity (device and inode), for check_output_is_not_input. Every
+// reader of a user's file notes it (read_file, the safetensors and .pth readers, the image decoders,
+// the listing of --images); nothing is kept until record_inputs() is called, which the command line
+// does: a library or Python user who reads a file and writes it back is not stopped. `what` says
+// what the file is in the refusal ("the image", "the model").
+void record_inputs();
+void note_input(const std::string& path, const char* what = "a file this command reads");
 
 // A folder a command fills from scratch (a training run, a synthetic set, drawings): refused with a
 // message naming `option` when it exists and is not empty, unless `overwrite` (then its old contents
@@ -57,6 +68,11 @@ bool lies_inside(const std::string& dir, const std::string& path);
 void check_inputs_outside(const std::string& option, const std::string& dir, const std::vector<NamedPath>& inputs);
 // Empties `dir` (keeps the folder itself); nothing when it does not exist.
 void clear_output_folder(const std::string& dir);
+// Throws light::Error naming `option` when the folder `dir` cannot be made: a regular file where it or
+// one of the folders above it would be ("plainfile/run"). Checked before any work.
+void check_can_make_folder(const std::string& option, const std::string& dir);
+// std::filesystem::create_directories, failing with light::Error naming `option` and the reason.
+void make_folder(const std::string& option, const std::string& dir);
 // Whether `dir` exists and holds anything.
 bool folder_has_entries(const std::string& dir);
 

@@ -5,9 +5,20 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <string>
 #include <vector>
 
+#include "light/error.h"
+
 namespace light {
+
+int core_count() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+int checked_threads(int requested, const char* name) {
+  if (requested < 0)
+    throw Error(std::string(name) + ": expected 0 (every core) or a count of threads, got " + std::to_string(requested));
+  return std::min(requested, core_count());
+}
 
 int thread_count(int requested, size_t n) {
   size_t t = requested > 0 ? static_cast<size_t>(requested) : std::max(1u, std::thread::hardware_concurrency());

@@ -11,6 +11,13 @@ namespace light {
 // at least 1, at most n.
 int thread_count(int requested, size_t n);
 
+// The cores this machine has (at least 1).
+int core_count();
+// A thread count a caller asked for, checked: 0 stays 0 (every core), a count above core_count() is
+// that many (more threads than cores only oversubscribe OpenMP: a 2-core machine ran 40 times slower
+// at 64), a negative one is refused (light::Error naming `name`).
+int checked_threads(int requested, const char* name = "threads");
+
 // Calls item(k, worker) for every k in [0, n) on `threads` threads (thread_count(threads, n) of them;
 // the calling thread is one), `worker` in [0, threads) naming the thread, for per-thread state. Items
 // are claimed in index order. When an item throws, no further item starts; the items already running

@@ -1,5 +1,7 @@
 #include "light/util/utf8.h"
 
+#include <cstdio>
+
 #include "light/error.h"
 
 namespace light {
@@ -26,6 +28,42 @@ std::u32string utf8_decode(const std::string& s) {
     }
     out.push_back(cp);
     i += len;
+  }
+  return out;
+}
+
+size_t valid_utf8_prefix(std::string_view s) {
+  size_t i = 0;
+  const size_t n = s.size();
+  while (i < n) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    const int len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (len == 0 || i + len > n) return i;
+    const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+    // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF.
+    const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (c1 < lo || c1 > hi) return i;
+    for (int k = 2; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return i;
+    i += static_cast<size_t>(len);
+  }
+  return n;
+}
+
+std::string shown_bytes(std::string_view s) {
+  std::string out;
+  while (!s.empty()) {
+    const size_t ok = valid_utf8_prefix(s);
+    out.append(s.substr(0, ok));
+    if (ok == s.size()) break;
+    char hex[5];
+    std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned char>(s[ok]));
+    out += hex;
+    s.remove_prefix(ok + 1);
   }
   return out;
 }
