@@ -698,6 +698,7 @@ TEST(Model, RelativeBiasTablesTrainOnlyWhenAsked) {
 // ---------------------------------------------------------------------------------------------
 // light train
 // ---------------------------------------------------------------------------------------------
+#include "light/eval/evaluator.h"
 #include "light/train/trainer.h"
 
 namespace {
@@ -720,6 +721,41 @@ TwoTiles two_tiles(const std::string& dir, int side, uint64_t seed) {
   return t;
 }
 }  // namespace
+
+// The validation F a run logs is what `light link` with the folder it saves, then `light eval`, give
+// on the validation tiles: one linker, one decoding (whole tiles and scale windows).
+TEST(Train, LogsTheValidationFThatLinkingWithTheSavedFolderGives) {
+  for (const double window : {0.0, 0.1}) {
+    const std::string dir = test::temp_dir();
+    TwoTiles two = two_tiles(dir, 1000, 7);
+    train::TrainOptions& o = two.options;
+    // Every decoding setting away from its neutral value, as the bundled model's are.
+    ModelConfig c = preset_config("tiny", 260);
+    c.window_word_height = window;
+    c.no_successor_bias = 0.45, c.reading_prior_above = 0.5, c.reading_prior_next_line = 2;
+    c.lettering_prior = 3, c.alignment_prior = 3, c.baseline_prior = 3, c.polygon_height = 1.5;
+    write_model_config(dir + "/tiny.json", c);
+    o.config = dir + "/tiny.json";
+    o.window_word_height = window;
+    o.max_epochs = 1;
+    o.lr = 1e-3;
+    o.threads = 2;
+    train::train(o);
+    const auto log = nlohmann::json::parse(read_file(dir + "/run/log.jsonl"));
+    ModelLinkReport r;
+    const auto linked = link_with_model(two.data, dir + "/run/best", dir + "/two", ModelLinkOptions{}, &r);
+    eval::Options eo;
+    eo.task = eval::Task::DetEdges;
+    const auto scores = eval::evaluate(two.data, linked, eo).overall;
+    double f = -1;
+    for (const auto& [k, v] : scores)
+      if (k == "edges_fscore") f = v;
+    EXPECT_GT(f, 0.0);
+    EXPECT_EQ(log["edges_fscore"].get<double>(), f) << "window " << window;
+    EXPECT_EQ(r.windowed_tiles > 0, window > 0);
+    std::filesystem::remove_all(dir);
+  }
+}
 
 TEST(Train, FitsTwoTilesAndWritesAModelFolder) {
   const std::string dir = test::temp_dir();
@@ -1093,35 +1129,29 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   EXPECT_EQ(count_words(linked), count_words(data));
   EXPECT_EQ(r.windowed_tiles, 2u);
   // A no-successor bias beyond any probability ratio leaves every word alone.
-  lo.no_successor_bias = 1e6;
+  lo.decoding = {{"no_successor_bias", 1e6}};
   for (const auto& t : link_with_model(data, dir + "/run/best", dir + "/two", lo, &r))
     for (const auto& g : t.groups) EXPECT_EQ(g.size(), 1u);
-  lo.no_successor_bias = -1;
-  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
-  lo.no_successor_bias = 0;
-  lo.reading_prior_above = 2.0;
-  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
-  lo.reading_prior_above.reset();
-  lo.reading_prior_next_line = -0.5;
-  EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
-  lo.reading_prior_next_line.reset();
+  for (const auto& [key, bad] : std::vector<std::pair<std::string, double>>{
+           {"no_successor_bias", -1}, {"no_successor_bias", 0}, {"reading_prior_above", 2.0}, {"reading_prior_next_line", -0.5}}) {
+    lo.decoding = {{key, bad}};
+    EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error) << key;
+  }
   // The factors of [1, 100]: one below and one above refused, one inside links.
-  for (std::optional<double> ModelLinkOptions::*factor :
-       {&ModelLinkOptions::lettering_prior, &ModelLinkOptions::alignment_prior, &ModelLinkOptions::baseline_prior}) {
+  for (const char* factor : {"lettering_prior", "alignment_prior", "baseline_prior"}) {
     for (double bad : {0.9, 101.0}) {
-      lo.*factor = bad;
+      lo.decoding = {{factor, bad}};
       EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
     }
-    lo.*factor = 2.0;
+    lo.decoding = {{factor, 2.0}};
     EXPECT_EQ(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r).size(), data.size());
-    lo.*factor = std::nullopt;
   }
   // Polygons read at a share of their height: out of [0.25, 4] refused; the output keeps them as given.
   for (double bad : {0.1, 5.0}) {
-    lo.polygon_height = bad;
+    lo.decoding = {{"polygon_height", bad}};
     EXPECT_THROW(link_with_model(data, dir + "/run/best", dir + "/two", lo, &r), light::Error);
   }
-  lo.polygon_height = 0.5;
+  lo.decoding = {{"polygon_height", 0.5}};
   const maptext::Dataset thin = link_with_model(data, dir + "/run/best", dir + "/two", lo, &r);
   ASSERT_EQ(thin.size(), data.size());
   std::vector<std::pair<double, double>> given, kept;
@@ -1132,7 +1162,7 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   std::sort(given.begin(), given.end());
   std::sort(kept.begin(), kept.end());
   EXPECT_EQ(kept, given);
-  lo.polygon_height.reset();
+  lo.decoding.clear();
   // Fine-tuning from it takes its sizes, head and windows from its config.json.
   train::TrainOptions f = o;
   f.out_dir = dir + "/fine";

@@ -82,7 +82,7 @@ TEST(SpottedDecoding, ASpottersWordsAreDecodedWithTheModelsFactorForSpottedWords
   EXPECT_EQ(r.spotted_tiles, 0u);
   o.words_from = "spotter";  // told so: a spotter's, scores or none
   EXPECT_EQ(links(link::link_with_model(drawn, dir, images, o, &r)), 0u);
-  o.no_successor_bias = 0.45;  // a factor given on the command line is used for every tile
+  o.decoding = {{"no_successor_bias", 0.45}};  // a factor given on the command line is used for every tile
   EXPECT_EQ(phrases(link::link_with_model(spotted, dir, images, o, &r)), phrases(as_drawn));
   o.words_from = "hand";
   EXPECT_THROW(link::link_with_model(drawn, dir, images, o, &r), Error);

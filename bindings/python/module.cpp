@@ -9,6 +9,7 @@
 #include <light/light.h>
 
 #include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,16 +83,11 @@ py::list matches_list(const std::vector<light::SearchMatch>& matches) {
   return out;
 }
 
-light::LinkByModelOptions link_options(const std::string& device, int threads, int max_length, double no_successor_bias,
-                                       std::optional<double> exponent, std::optional<double> above, std::optional<double> next_line,
-                                       std::optional<double> lettering, std::optional<double> alignment, std::optional<double> baseline,
-                                       std::optional<double> polygon_height, bool keep_repeated_words, const std::string& tokenizer,
-                                       const std::string& words_from) {
+light::LinkByModelOptions link_options(const std::string& device, int threads, int max_length, const std::map<std::string, double>& decoding,
+                                       bool keep_repeated_words, const std::string& tokenizer, const std::string& words_from) {
   light::LinkByModelOptions o;
-  o.device = device, o.threads = threads, o.max_length = max_length, o.no_successor_bias = no_successor_bias;
-  o.no_successor_exponent = exponent, o.reading_prior_above = above, o.reading_prior_next_line = next_line;
-  o.lettering_prior = lettering, o.alignment_prior = alignment, o.baseline_prior = baseline;
-  o.polygon_height = polygon_height, o.keep_repeated_words = keep_repeated_words;
+  o.device = device, o.threads = threads, o.max_length = max_length, o.decoding = decoding;
+  o.keep_repeated_words = keep_repeated_words;
   o.tokenizer_dir = tokenizer;
   o.words_from = words_from;
   return o;
@@ -166,22 +162,22 @@ PYBIND11_MODULE(_light, m) {
     return py::make_tuple(r.overall, r.warnings);
   });
 
+  m.def("decoding_settings", [] {
+    py::list out;
+    for (const auto& s : light::decoding_settings()) out.append(py::make_tuple(s.key, s.expected, s.help));
+    return out;
+  });
+
   py::class_<light::Linker>(m, "Linker")
-      .def(py::init([](const std::string& model_dir, const std::string& device, int threads, int max_length, double no_successor_bias,
-                       std::optional<double> exponent, std::optional<double> above, std::optional<double> next_line,
-                       std::optional<double> lettering, std::optional<double> alignment, std::optional<double> baseline,
-                       std::optional<double> polygon_height, bool keep_repeated_words, const std::string& tokenizer,
+      .def(py::init([](const std::string& model_dir, const std::string& device, int threads, int max_length,
+                       const std::map<std::string, double>& decoding, bool keep_repeated_words, const std::string& tokenizer,
                        const std::string& words_from) {
-             const light::LinkByModelOptions o = link_options(device, threads, max_length, no_successor_bias, exponent, above, next_line,
-                                                              lettering, alignment, baseline, polygon_height, keep_repeated_words, tokenizer,
-                                                              words_from);
+             const light::LinkByModelOptions o = link_options(device, threads, max_length, decoding, keep_repeated_words, tokenizer, words_from);
              py::gil_scoped_release free;
              return light::Linker(model_dir, o);
            }),
-           py::arg("model_dir"), py::arg("device"), py::arg("threads"), py::arg("max_length"), py::arg("no_successor_bias"),
-           py::arg("no_successor_exponent"), py::arg("reading_prior_above"), py::arg("reading_prior_next_line"), py::arg("lettering_prior"),
-           py::arg("alignment_prior"), py::arg("baseline_prior"), py::arg("polygon_height"), py::arg("keep_repeated_words"),
-           py::arg("tokenizer"), py::arg("words_from"))
+           py::arg("model_dir"), py::arg("device"), py::arg("threads"), py::arg("max_length"), py::arg("decoding"),
+           py::arg("keep_repeated_words"), py::arg("tokenizer"), py::arg("words_from"))
       .def_property_readonly("model_dir", &light::Linker::model_dir)
       .def("link", [](light::Linker& l, const std::string& text, const std::string& source, const std::string& images_dir) {
         light::LinkByModelReport r;

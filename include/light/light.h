@@ -15,6 +15,7 @@
 // throws light::Error (light/error.h) with a complete message on bad input or options.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,27 +77,26 @@ struct LinkByModelOptions {
   std::string device = "cpu";  // cpu | cuda
   int threads = 0;             // LibTorch threads (0: all cores; at most the cores; below 0: light::Error)
   int max_length = 1000;       // tokens a window (longer tiles are covered by overlapping windows)
-  double no_successor_bias = 0;  // > 0: each word's "no successor" probability times this (default: the model's)
   // Whose words: "spotter" (a text spotter's: the model's factor and baseline tolerance for spotted
   // words, where it has them), "annotation" (drawn or annotated by hand), "auto" (a spotter's where
   // every word of a tile carries a numeric "score", as spot() writes).
   std::string words_from = "auto";
-  // Set: instead of the model's: that factor times (words around the word / 50)^exponent; a candidate above
-  // the word, in its reading frame, times reading_prior_above; one on the line below it times
-  // reading_prior_next_line; a candidate on the line below or spread, lettered as the word is, times
-  // lettering_prior, one lettered otherwise over it (docs/commands.md, `light link`).
-  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;
-  // Set: instead of the model's: a candidate on the line below whose line lines up with the word's
-  // (left, right or centre) times alignment_prior, one that does not over it; a spread candidate on
-  // the word's baseline (one height, a straight or curved line) times baseline_prior, one off it over it.
-  std::optional<double> alignment_prior, baseline_prior;
-  // Set: instead of the model's: each word's polygon read at this share of its height, about its middle
-  // (the output keeps the polygons as given; the bundled model's is 0.8).
-  std::optional<double> polygon_height;
+  // Decoding settings instead of the model's config.json, by its keys: no_successor_bias,
+  // no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
+  // alignment_prior, baseline_prior, polygon_height, ... (decoding_settings() lists them with their
+  // ranges; docs/commands.md `light link`). A key that is none, or a value out of range: light::Error.
+  std::map<std::string, double> decoding;
   // A phrase holding one word twice, other words between ("15th Ave. 15th": a name repeated along a
   // street), is cut at its weakest link between the two; true: kept as decoded.
   bool keep_repeated_words = false;
 };
+// The decoding settings a model's config.json holds and `decoding` above overrides: key, the range
+// in words, what it does.
+struct DecodingSettingInfo {
+  std::string key, expected, help;
+};
+std::vector<DecodingSettingInfo> decoding_settings();
+
 struct LinkByModelReport {
   size_t tiles = 0, words = 0, model_words = 0, windowed_tiles = 0, cycles_broken = 0;
   size_t spotted_tiles = 0;  // tiles decoded as a text spotter's words (words_from)

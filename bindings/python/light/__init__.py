@@ -27,7 +27,7 @@ from ._light import Error
 __all__ = [
     "Error", "LightWarning", "version", "read_image", "default_model", "default_spotter", "read_maptext", "write_maptext", "validate",
     "read_words", "link", "Linker", "evaluate", "spot", "Spotter", "search", "to_geojson", "to_web_annotations",
-    "tiles_from_words",
+    "tiles_from_words", "decoding_settings",
 ]
 
 __version__ = _light.version()
@@ -150,29 +150,36 @@ def _words_text(words, name="words"):
 
 # ---- Linking -------------------------------------------------------------------------------------
 
+def decoding_settings():
+    """The decoding settings of a model's config.json that Linker (and link) take as keywords:
+    [(key, the range in words, what it does)]."""
+    return list(_light.decoding_settings())
+
+
 class Linker:
     """A LIGHT model loaded once, for many calls: Linker(model=None) is the bundled model.
 
     Options as `light link`'s: device ("cpu" | "cuda"), threads (0: all cores), max_length (tokens a
-    window), no_successor_bias, no_successor_exponent, reading_prior_above, reading_prior_next_line,
-    lettering_prior, alignment_prior, baseline_prior, polygon_height (None: the model's own),
-    keep_repeated_words (True: a phrase holding one word twice with other words between is kept as
+    window), the decoding settings of the model's config.json by their keys (no_successor_bias,
+    no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
+    alignment_prior, baseline_prior, polygon_height, ...: decoding_settings() lists them; None or
+    left out: the model's own), keep_repeated_words (True: a phrase holding one word twice with other words between is kept as
     decoded, not cut at its weakest link), tokenizer (a folder; None: the model's), words_from ("auto":
     an image's words are a text spotter's when every word carries a "score", as Spotter writes, and
     are decoded with the model's factor for spotted words; "spotter" or "annotation": so for every
     image). One Linker is not for two threads at once; give each thread its own.
     """
 
-    def __init__(self, model=None, *, device="cpu", threads=0, max_length=1000, no_successor_bias=None,
-                 no_successor_exponent=None, reading_prior_above=None, reading_prior_next_line=None, lettering_prior=None,
-                 alignment_prior=None, baseline_prior=None, polygon_height=None, keep_repeated_words=False, tokenizer=None,
-                 words_from="auto"):
-        if no_successor_bias is not None and not no_successor_bias > 0:
-            raise Error(f"no_successor_bias: expected a positive factor (1: the paper's decoding; None: the model's own), "
-                        f"got {no_successor_bias!r}")
-        self._core = _light.Linker(_path(model) if model else "", device, threads, max_length, no_successor_bias or 0.0,
-                                   no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior,
-                                   alignment_prior, baseline_prior, polygon_height, bool(keep_repeated_words),
+    def __init__(self, model=None, *, device="cpu", threads=0, max_length=1000, keep_repeated_words=False, tokenizer=None,
+                 words_from="auto", **decoding):
+        keys = [k for k, _, _ in _light.decoding_settings()]
+        for k, v in decoding.items():
+            if k not in keys:
+                raise TypeError(f"Linker() got an unexpected keyword argument {k!r} (decoding settings: {', '.join(keys)})")
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                raise TypeError(f"{k}: expected a number or None, got {type(v).__name__}")
+        given = {k: float(v) for k, v in decoding.items() if v is not None}  # C++ checks each against its range
+        self._core = _light.Linker(_path(model) if model else "", device, threads, max_length, given, bool(keep_repeated_words),
                                    _path(tokenizer) if tokenizer else "", words_from)
         self.report = {}
 

@@ -64,3 +64,15 @@ def test_a_dict_value_that_is_a_folder_is_refused_not_read_as_its_first_map(tmp_
     with pytest.raises(light.Error, match=r"images\['k'\]: .*is a folder"):
         spotter.spot({"k": str(two)})
     assert sorted(t["image"] for t in spotter.spot(str(two))) == ["a.jpg", "b.jpg"]
+
+
+def test_every_decoding_setting_is_a_keyword_of_the_linker_checked_against_its_range():
+    words = light.read_maptext(TILE_WORDS, kind="ground_truth")
+    settings = light.decoding_settings()
+    assert {"no_successor_bias", "lettering_prior", "polygon_height"} <= {k for k, _, _ in settings}
+    for key, expected, _ in settings:
+        with pytest.raises(light.Error, match=f"^{key}: expected"):
+            light.Linker(threads=1, **{key: 1e7})
+    assert light.link(words, images=TILE_DIR, threads=1, lettering_prior=None)  # None: the model's own
+    with pytest.raises(TypeError, match="baseline_priro"):
+        light.Linker(baseline_priro=2)

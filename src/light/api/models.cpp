@@ -8,6 +8,7 @@
 #include "light/link/default_model.h"
 #include "light/link/model_linking.h"
 #include "light/model/cpu_allocator.h"
+#include "light/model/decoding_settings.h"
 #include "light/spot/spotter.h"
 #include "light/util/blas.h"
 #include "light/util/fs.h"
@@ -22,19 +23,21 @@ link::ModelLinkOptions model_link_options(const LinkByModelOptions& options) {
   o.device = options.device;
   o.threads = checked_threads(options.threads);
   o.max_length = options.max_length;
-  o.no_successor_bias = options.no_successor_bias;
+  o.decoding = options.decoding;
   o.words_from = options.words_from;
-  o.no_successor_exponent = options.no_successor_exponent;
-  o.reading_prior_above = options.reading_prior_above;
-  o.reading_prior_next_line = options.reading_prior_next_line;
-  o.lettering_prior = options.lettering_prior;
-  o.alignment_prior = options.alignment_prior;
-  o.baseline_prior = options.baseline_prior;
-  o.polygon_height = options.polygon_height;
   o.split_repeats = !options.keep_repeated_words;
   return o;
 }
 
+}  // namespace
+
+std::vector<DecodingSettingInfo> decoding_settings() {
+  std::vector<DecodingSettingInfo> out;
+  for (const model::DecodingSetting& s : model::decoding_settings()) out.push_back({s.key, s.expected, s.help});
+  return out;
+}
+
+namespace {
 void add(LinkByModelReport* to, const link::ModelLinkReport& r) {
   if (!to) return;
   to->tiles += r.tiles, to->words += r.words, to->model_words += r.model_words;

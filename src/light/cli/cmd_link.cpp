@@ -3,11 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
 #include "light/link/default_model.h"
 #include "light/link/heuristic_linking.h"
+#include "light/model/decoding_settings.h"
 #include "light/maptext.h"
 #include "light/error.h"
 #include "light/util/fs.h"
@@ -19,11 +22,13 @@ namespace {
 void note_unused_options(const CLI::App& cmd, const LinkArgs& a) {
   const auto given = [&](const char* name) { return cmd.count(name) > 0; };
   const std::string why = a.method.empty() ? "" : "--method " + a.method + " (it is the model's)";
-  if (!a.method.empty())
-    for (const char* o : {"--tokenizer", "--device", "--max-length", "--no-successor-bias", "--words-from", "--no-successor-exponent", "--reading-prior-above",
-                          "--reading-prior-next-line", "--lettering-prior", "--alignment-prior", "--baseline-prior", "--polygon-points", "--polygon-height",
-                          "--keep-repeated-words"})
-      if (given(o)) std::fprintf(stderr, "note: %s is not used with %s\n", o, why.c_str());
+  if (!a.method.empty()) {
+    std::vector<std::string> model_options = {"--tokenizer", "--device", "--max-length", "--words-from", "--polygon-points", "--keep-repeated-words"};
+    for (const model::DecodingSetting& s : model::decoding_settings())
+      if (*s.option) model_options.push_back(s.option);
+    for (const std::string& o : model_options)
+      if (given(o.c_str())) std::fprintf(stderr, "note: %s is not used with %s\n", o.c_str(), why.c_str());
+  }
   if ((!a.words.empty() || !a.method.empty()) && given("--small-lettering"))
     std::fprintf(stderr, "note: --small-lettering is not used with --words or --method (it is the spotter's, reading --images)\n");
   if (a.method.empty() && given("--order")) std::fprintf(stderr, "note: --order is not used by a model (it orders the heuristics' phrases)\n");
@@ -75,31 +80,18 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--tokenizer", args->tokenizer, "Tokenizer folder, if not in the model folder (with --model)");
   cmd->add_option("--device", args->device, "cpu | cuda (with --model)")->capture_default_str();
   cmd->add_option("--max-length", args->max_length, "Token window (with --model)")->capture_default_str();
-  cmd->add_option("--no-successor-bias", args->no_successor_bias,
-                  "Multiply each word's \"no successor\" probability by this before decoding (default: the model's config; 1: the paper's)");
+  // The decoding settings (model/decoding_settings.h), each instead of the model config's.
+  for (const model::DecodingSetting& s : model::decoding_settings())
+    if (*s.option) {
+      const std::string key = s.key;
+      cmd->add_option_function<double>(s.option, [args, key](double v) { args->decoding[key] = v; },
+                                       std::string(s.help) + " (default: the model's config)");
+    }
   cmd->add_option("--words-from", args->words_from,
                   "auto | spotter | annotation: whose words these are, for the decoding: a text spotter's are decoded with the "
                   "model's factor for spotted words (auto: a tile whose every word carries a \"score\", as `light spot` writes)")
       ->check(CLI::IsMember({"auto", "spotter", "annotation"}))
       ->capture_default_str();
-  cmd->add_option("--no-successor-exponent", args->no_successor_exponent,
-                  "... times (words within a window around it / 50) to this power (default: the model's config; 0: the same for every word)");
-  cmd->add_option("--reading-prior-above", args->reading_prior_above,
-                  "Multiply a candidate successor lying above the word, in its reading frame, by this (default: the model's config; 1: none)");
-  cmd->add_option("--reading-prior-next-line", args->reading_prior_next_line,
-                  "Multiply a candidate successor on the line below the word (0.75-3 heights below) by this (default: the model's config; 1: none)");
-  cmd->add_option("--lettering-prior", args->lettering_prior,
-                  "Multiply a candidate on the line below or spread along the line by this when lettered as the word is (ink, "
-                  "height, case), divide it when not (default: the model's config; 1: none)");
-  cmd->add_option("--alignment-prior", args->alignment_prior,
-                  "After a first decoding: multiply a candidate on the line below by this when its line and the word's line up "
-                  "(left, right or centre), divide it when not (default: the model's config; 1: none)");
-  cmd->add_option("--baseline-prior", args->baseline_prior,
-                  "After a first decoding: multiply a candidate spread along the line by this when it sits on the word's baseline "
-                  "(one height, a straight or curved line), divide it when not (default: the model's config; 1: none)");
-  cmd->add_option("--polygon-height", args->polygon_height,
-                  "The model reads each word's polygon at this share of its height, about its middle; the output keeps "
-                  "the polygons as given (default: the model's config; 1: as given)");
   cmd->add_flag("--keep-repeated-words", args->keep_repeated_words,
                 "Keep a phrase that holds one word twice with other words between (\"15th Ave. 15th\") as the model "
                 "decoded it; by default it is cut at its weakest link between the two (a name repeated along a street)");
@@ -148,8 +140,6 @@ void add_link_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "Worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line");
   cmd->callback([args, cmd] {
-    if (cmd->count("--no-successor-bias") > 0 && !(args->no_successor_bias > 0))
-      throw Error("--no-successor-bias: expected a positive factor (1: the paper's decoding; leave it out for the model's own)");
     note_unused_options(*cmd, *args);
     run_link(*args);
   });

@@ -24,15 +24,9 @@ void run_link_with_model(const LinkArgs& a) {
   mo.device = a.device;
   mo.threads = a.threads;
   mo.max_length = a.max_length;
-  mo.no_successor_bias = a.no_successor_bias;
+  mo.decoding = a.decoding;
+  mo.decoding_by_option = true;
   mo.words_from = a.words_from;
-  mo.no_successor_exponent = a.no_successor_exponent;
-  mo.reading_prior_above = a.reading_prior_above;
-  mo.reading_prior_next_line = a.reading_prior_next_line;
-  mo.lettering_prior = a.lettering_prior;
-  mo.alignment_prior = a.alignment_prior;
-  mo.baseline_prior = a.baseline_prior;
-  mo.polygon_height = a.polygon_height;
   mo.split_repeats = !a.keep_repeated_words;
   mo.progress = !a.quiet && a.collection.empty();
   mo.polygon_points = a.polygon_points;

@@ -2,6 +2,7 @@
 // (cmd_link_model.cpp, in light-full only).
 #pragma once
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,10 +26,8 @@ struct LinkArgs {
   // pixels (0: tiles stay tiles) and the overlap that makes two words one (data/tile_merge.h).
   double merge_tiles = 0, merge_ioa = 0.5;
   int max_length = 1000;
-  double no_successor_bias = 0;
   std::string words_from = "auto";  // auto | spotter | annotation (link/model_linking.h)
-  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line, lettering_prior;  // unset: the model config's
-  std::optional<double> alignment_prior, baseline_prior, polygon_height;  // likewise
+  std::map<std::string, double> decoding;  // decoding settings given (model/decoding_settings.h), by key; the others the model config's
   std::vector<double> weights{1.0, 1.0, 1.0};
   int threads = 0;
   bool quiet = false;

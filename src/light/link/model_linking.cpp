@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@
 #include "light/link/decoding_prior.h"
 #include "light/link/line_alignment.h"
 #include "light/link/paths.h"
+#include "light/model/decoding_settings.h"
 #include "light/model/predictor.h"
 #include "light/text/bpe.h"
 #include "light/error.h"
@@ -39,8 +41,13 @@ struct ModelLinker::Impl {
     return data::polygons_at_height(data::model_polygons(tile, polygon_points, source, report), polygon_height);
   }
   Impl(const std::string& model_dir, const ModelLinkOptions& opt)
-      : model(model_dir, {opt.device, opt.threads}),
-        tok(text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir)),
+      : Impl(model::Predictor(model_dir, {opt.device, opt.threads}),
+             text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir),
+             opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir, opt) {}
+  // `where`: the tokenizer's folder, for messages.
+  Impl(model::Predictor&& m, text::BpeTokenizer&& t, const std::string& where, const ModelLinkOptions& opt)
+      : model(std::move(m)),
+        tok(std::move(t)),
         special(tok.special_ids()),
         max_length(opt.max_length),
         polygon_points(opt.polygon_points.empty() ? model.config().polygon_points
@@ -50,52 +57,22 @@ struct ModelLinker::Impl {
     if (opt.words_from == "spotter") words_from = WordsFrom::Spotter;
     else if (opt.words_from == "annotation") words_from = WordsFrom::Annotation;
     else if (opt.words_from != "auto") throw Error("--words-from: expected auto, spotter or annotation, got \"" + opt.words_from + "\"");
-    if (!(std::isfinite(opt.no_successor_bias) && opt.no_successor_bias >= 0 && opt.no_successor_bias <= 1e6))
-      throw Error("--no-successor-bias: expected a positive factor, got " + std::to_string(opt.no_successor_bias));
     model::check_max_length(opt.max_length, model.config());
-    const model::ModelConfig& c = model.config();
+    // The model's decoding (its config), each setting given in `decoding` put in its place, checked.
+    const model::ModelConfig c = model::with_decoding(model.config(), opt.decoding, opt.decoding_by_option);
     prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line, c.lettering_prior,
              c.alignment_prior, c.baseline_prior};
-    if (opt.no_successor_bias > 0) prior.no_successor_bias = opt.no_successor_bias;
     polygon_height = c.polygon_height;
-    if (opt.polygon_height) {
-      if (!(std::isfinite(*opt.polygon_height) && *opt.polygon_height >= 0.25 && *opt.polygon_height <= 4))
-        throw Error("--polygon-height: expected a share of the words' height in [0.25, 4], got " + std::to_string(*opt.polygon_height));
-      polygon_height = *opt.polygon_height;
-    }
-    if (opt.no_successor_exponent) {
-      if (!(std::isfinite(*opt.no_successor_exponent) && std::abs(*opt.no_successor_exponent) <= 4))
-        throw Error("--no-successor-exponent: expected an exponent in [-4, 4], got " + std::to_string(*opt.no_successor_exponent));
-      prior.no_successor_exponent = *opt.no_successor_exponent;
-    }
-    if (opt.reading_prior_above) {
-      if (!(std::isfinite(*opt.reading_prior_above) && *opt.reading_prior_above >= 0 && *opt.reading_prior_above <= 1))
-        throw Error("--reading-prior-above: expected a factor in [0, 1], got " + std::to_string(*opt.reading_prior_above));
-      prior.above = *opt.reading_prior_above;
-    }
-    if (opt.reading_prior_next_line) {
-      if (!(std::isfinite(*opt.reading_prior_next_line) && *opt.reading_prior_next_line >= 0 && *opt.reading_prior_next_line <= 100))
-        throw Error("--reading-prior-next-line: expected a factor in [0, 100], got " + std::to_string(*opt.reading_prior_next_line));
-      prior.next_line = *opt.reading_prior_next_line;
-    }
-    // The factors that raise alike candidates and lower the others: 1 (none) up to 100.
-    for (auto [given, into, flag] : {std::tuple{&opt.lettering_prior, &prior.lettering, "--lettering-prior"},
-                                     std::tuple{&opt.alignment_prior, &prior.alignment, "--alignment-prior"},
-                                     std::tuple{&opt.baseline_prior, &prior.baseline, "--baseline-prior"}})
-      if (*given) {
-        if (!(std::isfinite(**given) && **given >= 1 && **given <= 100))
-          throw Error(std::string(flag) + ": expected a factor in [1, 100], got " + std::to_string(**given));
-        *into = **given;
-      }
     spotted_prior = prior;
-    if (opt.no_successor_bias == 0 && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
+    // A factor given for every word is a spotter's words' too.
+    if (!opt.decoding.count("no_successor_bias") && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
     if (c.spotted_baseline_log_height > 0) spotted_prior.baseline_tolerance.log_height = c.spotted_baseline_log_height;
     if (c.spotted_baseline_degrees > 0) spotted_prior.baseline_tolerance.degrees = c.spotted_baseline_degrees;
     const int64_t vocab = model.config().layoutlmv3.vocab_size;
     // A few added tokens past the vocabulary (a <mask> for pretraining) never come out of a word; a
     // tokenizer most of whose ids lie past it is another model's (its words would encode to nothing).
     if (tok.ids_from(vocab) > 8)
-      throw Error((opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir) + " (--tokenizer): ids up to " + std::to_string(tok.max_id()) +
+      throw Error(where + " (--tokenizer): ids up to " + std::to_string(tok.max_id()) +
                   " do not fit the model's vocabulary of " + std::to_string(vocab) + ": not this model's tokenizer");
     tokenize = [this, vocab](const std::string& w) {
       std::vector<int64_t> ids = tok.encode_word(w);
@@ -121,6 +98,8 @@ bool spotted_words(const maptext::Tile& tile) {
 
 ModelLinker::ModelLinker(const std::string& model_dir, const ModelLinkOptions& options)
     : impl_(std::make_unique<Impl>(model_dir, options)) {}
+ModelLinker::ModelLinker(model::Predictor model, text::BpeTokenizer tokenizer, const ModelLinkOptions& options)
+    : impl_(std::make_unique<Impl>(std::move(model), std::move(tokenizer), "the tokenizer", options)) {}
 ModelLinker::~ModelLinker() = default;
 
 maptext::Tile ModelLinker::link(const maptext::Tile& tile, const image::RgbImage& img, ModelLinkReport& r) {

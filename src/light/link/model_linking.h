@@ -2,12 +2,15 @@
 // (No LibTorch here: the model is a model::Predictor.)
 #pragma once
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 
 #include "light/data/model_polygons.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
+#include "light/model/predictor.h"
+#include "light/text/bpe.h"
 
 namespace light::link {
 
@@ -16,19 +19,17 @@ struct ModelLinkOptions {
   std::string device = "cpu"; // "cpu" or "cuda"
   int threads = 0;            // LibTorch threads (0 = all cores)
   int max_length = 1000;      // token window
-  double no_successor_bias = 0; // > 0: instead of the model config's (1: the paper's decoding)
   // Whose words a tile holds, for the decoding: "spotter" (a text spotter's: decoded with the config's
   // spotted_no_successor_bias, where it has one and no no_successor_bias is given, and held to its
   // spotted_baseline_log_height and spotted_baseline_degrees, where it has them), "annotation" (drawn
   // or annotated words: no_successor_bias), "auto" (a spotter's when every word of the tile carries a
   // numeric "score", as `light spot` and most spotters write; spotted_words()).
   std::string words_from = "auto";
-  // Set: instead of the model config's no_successor_exponent, reading_prior_above and
-  // reading_prior_next_line (decoding_prior.h).
-  std::optional<double> no_successor_exponent, reading_prior_above, reading_prior_next_line;
-  std::optional<double> lettering_prior;  // set: instead of the config's lettering_prior (decoding_prior.h)
-  std::optional<double> alignment_prior, baseline_prior;  // set: instead of the config's (line_alignment.h)
-  std::optional<double> polygon_height;  // set: instead of the config's polygon_height (model/config.h)
+  // Decoding settings instead of the model config's, by key (model/decoding_settings.h: no_successor_bias,
+  // lettering_prior, polygon_height, ...); each checked, named by its `light link` option when
+  // `decoding_by_option`, else by its key.
+  std::map<std::string, double> decoding;
+  bool decoding_by_option = false;
   // A phrase holding one word twice, other words between ("15th Ave. 15th"), cut at its weakest link
   // between them (link/repeated_words.h); false: kept as decoded.
   bool split_repeats = true;
@@ -54,6 +55,9 @@ bool spotted_words(const maptext::Tile& tile);
 class ModelLinker {
  public:
   ModelLinker(const std::string& model_dir, const ModelLinkOptions& options);
+  // A model already in memory (light train's, validating as `light link` will link with the folder it
+  // saves) and its tokenizer; options.device and threads are the model's own then.
+  ModelLinker(model::Predictor model, text::BpeTokenizer tokenizer, const ModelLinkOptions& options);
   ~ModelLinker();
   // The tile's words linked afresh (its grouping ignored); `image` is the tile's image. Adds to `report`.
   maptext::Tile link(const maptext::Tile& tile, const image::RgbImage& image, ModelLinkReport& report);

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "light/error.h"
 #include "light/eval/edit_distance.h"
+#include "light/model/decoding_settings.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
 #include "light/util/utf8.h"
@@ -68,17 +70,8 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
     if (c.pair_lettering) j["successor_head"]["lettering"] = true;
   }
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
-  if (c.no_successor_bias != 1.0) j["no_successor_bias"] = c.no_successor_bias;
-  if (c.spotted_no_successor_bias > 0) j["spotted_no_successor_bias"] = c.spotted_no_successor_bias;
-  if (c.no_successor_exponent != 0.0) j["no_successor_exponent"] = c.no_successor_exponent;
-  if (c.reading_prior_above != 1.0) j["reading_prior_above"] = c.reading_prior_above;
-  if (c.reading_prior_next_line != 1.0) j["reading_prior_next_line"] = c.reading_prior_next_line;
-  if (c.lettering_prior != 1.0) j["lettering_prior"] = c.lettering_prior;
-  if (c.alignment_prior != 1.0) j["alignment_prior"] = c.alignment_prior;
-  if (c.baseline_prior != 1.0) j["baseline_prior"] = c.baseline_prior;
-  if (c.spotted_baseline_log_height > 0) j["spotted_baseline_log_height"] = c.spotted_baseline_log_height;
-  if (c.spotted_baseline_degrees > 0) j["spotted_baseline_degrees"] = c.spotted_baseline_degrees;
-  if (c.polygon_height != 1.0) j["polygon_height"] = c.polygon_height;
+  for (const DecodingSetting& s : decoding_settings())  // each written when it leaves the paper's decoding
+    if (c.*s.field != s.neutral) j[s.key] = c.*s.field;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
@@ -165,26 +158,8 @@ void validate_config(const ModelConfig& c, const std::string& where) {
   positive(c.pair_hidden, 1 << 12, where, "successor_head.hidden");
   require(c.window_word_height == 0 || (std::isfinite(c.window_word_height) && c.window_word_height > 0 && c.window_word_height < 0.5),
           where, "window_word_height", "0 (no scale windows) or a fraction in (0, 0.5)", std::to_string(c.window_word_height));
-  require(std::isfinite(c.no_successor_bias) && c.no_successor_bias > 0 && c.no_successor_bias <= 1e6, where, "no_successor_bias",
-          "a positive factor (1: the paper's decoding)", std::to_string(c.no_successor_bias));
-  require(std::isfinite(c.spotted_no_successor_bias) && c.spotted_no_successor_bias >= 0 && c.spotted_no_successor_bias <= 1e6, where,
-          "spotted_no_successor_bias", "0 (no_successor_bias for spotted words too) or a positive factor",
-          std::to_string(c.spotted_no_successor_bias));
-  require(std::isfinite(c.no_successor_exponent) && std::abs(c.no_successor_exponent) <= 4, where, "no_successor_exponent",
-          "an exponent in [-4, 4] (0: the same factor in every window)", std::to_string(c.no_successor_exponent));
-  require(std::isfinite(c.reading_prior_above) && c.reading_prior_above >= 0 && c.reading_prior_above <= 1, where,
-          "reading_prior_above", "a factor in [0, 1] (1: no reading prior)", std::to_string(c.reading_prior_above));
-  require(std::isfinite(c.reading_prior_next_line) && c.reading_prior_next_line >= 0 && c.reading_prior_next_line <= 100, where,
-          "reading_prior_next_line", "a factor in [0, 100] (1: none)", std::to_string(c.reading_prior_next_line));
-  for (const auto& [field, v] : {std::pair{"lettering_prior", c.lettering_prior}, std::pair{"alignment_prior", c.alignment_prior},
-                                 std::pair{"baseline_prior", c.baseline_prior}})
-    require(std::isfinite(v) && v >= 1 && v <= 100, where, field, "a factor in [1, 100] (1: none)", std::to_string(v));
-  require(std::isfinite(c.spotted_baseline_log_height) && c.spotted_baseline_log_height >= 0 && c.spotted_baseline_log_height <= 1, where,
-          "spotted_baseline_log_height", "0 (as drawn words) or a log ratio in (0, 1]", std::to_string(c.spotted_baseline_log_height));
-  require(std::isfinite(c.spotted_baseline_degrees) && c.spotted_baseline_degrees >= 0 && c.spotted_baseline_degrees <= 45, where,
-          "spotted_baseline_degrees", "0 (as drawn words) or degrees in (0, 45]", std::to_string(c.spotted_baseline_degrees));
-  require(std::isfinite(c.polygon_height) && c.polygon_height >= 0.25 && c.polygon_height <= 4, where, "polygon_height",
-          "a share of the words' height in [0.25, 4] (1: as given)", std::to_string(c.polygon_height));
+  for (const DecodingSetting& s : decoding_settings())
+    require(in_range(s, c.*s.field), where, s.key, s.expected, std::to_string(c.*s.field));
 }
 
 SuccessorHead parse_successor_head(const std::string& name) {
@@ -273,16 +248,14 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     if (j.contains(k))
       throw Error(path + ": " + k + " at the top level does nothing: it belongs under \"layoutlmv3\" (or \"poly_encoder\")");
   // Nor a misspelt key of light's own ("baseline_priro"): the model would decode without it.
-  static const char* const kOwn[] = {"window_word_height", "no_successor_bias", "spotted_no_successor_bias", "no_successor_exponent",
-                                     "reading_prior_above", "reading_prior_next_line", "lettering_prior", "alignment_prior", "baseline_prior",
-                                     "spotted_baseline_log_height", "spotted_baseline_degrees", "polygon_height", "polygon_points",
-                                     "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
+  std::vector<std::string> kOwn = {"window_word_height", "polygon_points", "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
+  for (const DecodingSetting& s : decoding_settings()) kOwn.push_back(s.key);
   const auto distance = [](const std::string& a, const std::string& b) { return eval::levenshtein(utf8_decode(a), utf8_decode(b)); };
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool own = false;
-    for (const char* k : kOwn) own = own || it.key() == k;
+    for (const auto& k : kOwn) own = own || it.key() == k;
     if (!own)
-      for (const char* k : kOwn)
+      for (const auto& k : kOwn)
         if (distance(it.key(), k) <= 2)
           throw Error(path + ": \"" + it.key() + "\": not a key light reads; did you mean \"" + k + "\"? (as it stands the model would go "
                       "without it)");
@@ -368,17 +341,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     get(h, "lettering", c.pair_lettering, path + ": successor_head");
   }
   get(j, "window_word_height", c.window_word_height, path);
-  get(j, "no_successor_bias", c.no_successor_bias, path);
-  get(j, "spotted_no_successor_bias", c.spotted_no_successor_bias, path);
-  get(j, "no_successor_exponent", c.no_successor_exponent, path);
-  get(j, "reading_prior_above", c.reading_prior_above, path);
-  get(j, "reading_prior_next_line", c.reading_prior_next_line, path);
-  get(j, "lettering_prior", c.lettering_prior, path);
-  get(j, "alignment_prior", c.alignment_prior, path);
-  get(j, "baseline_prior", c.baseline_prior, path);
-  get(j, "spotted_baseline_log_height", c.spotted_baseline_log_height, path);
-  get(j, "spotted_baseline_degrees", c.spotted_baseline_degrees, path);
-  get(j, "polygon_height", c.polygon_height, path);
+  for (const DecodingSetting& s : decoding_settings()) get(j, s.key, c.*s.field, path);
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
     c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");

@@ -23,6 +23,12 @@ Predictor::Predictor(const std::string& model_path, const PredictorOptions& opti
   impl_->net->eval();
 }
 
+Predictor::Predictor(std::shared_ptr<LightTextLinkingImpl> net, const PredictorOptions& options) : impl_(std::make_unique<Impl>()) {
+  impl_->threads = options.threads;
+  impl_->device = pick_device(options.device);
+  impl_->net = LightTextLinking(std::move(net));
+}
+
 Predictor::~Predictor() = default;
 Predictor::Predictor(Predictor&&) noexcept = default;
 Predictor& Predictor::operator=(Predictor&&) noexcept = default;

@@ -25,10 +25,14 @@ struct SuccessorProbs {
   std::vector<float> probs, bi_probs;
 };
 
+struct LightTextLinkingImpl;
+
 class Predictor {
  public:
   // A model folder or weights file (model::load_model), in eval mode on options.device.
   explicit Predictor(const std::string& model_path, const PredictorOptions& options = {});
+  // A model in memory, shared (a training run's, in the mode and on the device the run keeps it).
+  Predictor(std::shared_ptr<LightTextLinkingImpl> net, const PredictorOptions& options);
   ~Predictor();
   Predictor(Predictor&&) noexcept;
   Predictor& operator=(Predictor&&) noexcept;

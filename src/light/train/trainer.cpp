@@ -17,9 +17,7 @@
 #include "light/data/inputs.h"
 #include "light/eval/evaluator.h"
 #include "light/data/tile_image.h"
-#include "light/link/decode.h"
-#include "light/link/decoding_prior.h"
-#include "light/link/paths.h"
+#include "light/link/model_linking.h"
 #include "light/maptext.h"
 #include "light/model/checkpoint.h"
 #include "light/model/light.h"
@@ -140,6 +138,7 @@ class FineTuning {
   model::ModelConfig config_;
   std::vector<Example> train_ex_, val_ex_;
   LightTextLinking net_{nullptr};
+  std::unique_ptr<link::ModelLinker> val_linker_;  // net_ linking the validation tiles as `light link` does
   std::unique_ptr<FusedAdamW> optimizer_;
   std::string tokenizer_dir_, log_path_, log_text_;
   RunState st_;
@@ -251,6 +250,9 @@ void FineTuning::set_up() {
   net_->to(dev_);
   special_ = tok_->special_ids();
   tokenize_ = [this](const std::string& w) { return tok_->encode_word(w); };
+  link::ModelLinkOptions lo;
+  lo.device = opt_.device, lo.threads = opt_.threads, lo.max_length = opt_.max_length, lo.source = opt_.val_json;
+  val_linker_ = std::make_unique<link::ModelLinker>(model::Predictor(net_.ptr(), {opt_.device, opt_.threads}), *tok_, lo);
   optimizer_ = std::make_unique<FusedAdamW>(
       net_->parameters(), torch::optim::AdamWOptions(opt_.lr).betas({0.9, 0.999}).eps(1e-8).weight_decay(opt_.weight_decay));
   // Everything read and checked: the run folder is made (or emptied) only now.
@@ -369,7 +371,9 @@ double FineTuning::train_step(int epoch, size_t step, size_t steps, const std::v
   return step_loss;
 }
 
-// Sorted word order; the successor cross-entropy (model selection) and the links scored (detedges).
+// The successor cross-entropy (model selection) in sorted word order; the links scored (detedges) as
+// `light link` links the validation tiles with the folder this epoch would save: the same linker
+// (link::ModelLinker over this network), the same decoding from the same config.
 // Every rank validates the same weights; rank 0's numbers decide for all (no float can differ).
 FineTuning::Validation FineTuning::validate() {
   net_->eval();
@@ -378,37 +382,20 @@ FineTuning::Validation FineTuning::validate() {
   maptext::Dataset linked;
   {
     torch::NoGradGuard no_grad;
-    const link::DecodingPrior prior{config_.no_successor_bias, config_.no_successor_exponent, config_.reading_prior_above,
-                                    config_.reading_prior_next_line};
     if (config_.window_word_height > 0) {
-      // As `light link` reads a tile: every scale window, each word's rows from its most central one.
-      for (const Example& e : val_ex_) {
+      for (const Example& e : val_ex_) {  // every scale window, as the linker reads them
         const auto words = data::select_words(*e.tile, e.image.width, e.image.height, {});
-        data::WindowMerge merge(words.size());
         const auto windows = data::inference_windows(*e.tile, e.image.width, e.image.height, words, e.scaled, e.scale, tokenize_,
                                                      opt_.max_length, special_, config_.window_word_height, config_.layoutlmv3.input_size);
-        data::for_each_window_batch(windows, [&](size_t first, const auto& inputs, const auto& pixels) {  // as ModelLinker reads them
+        data::for_each_window_batch(windows, [&](size_t, const auto& inputs, const auto& pixels) {
           const model::Outputs o = net_->forward(model::make_batch(inputs, pixels, config_, dev_), /*keep_layers=*/false, /*words_only=*/true);
-          for (size_t k = 0; k < o.tiles.size(); ++k) {
-            v.loss += o.tiles[k].base_loss.item<double>();
-            ++batches;
-            const model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
-            merge.add(windows[first + k].index, windows[first + k].centre, sp.probs, sp.bi_probs);
-          }
+          for (const auto& t : o.tiles) v.loss += t.base_loss.item<double>(), ++batches;
         });
-        data::SparseRows P, Q;
-        merge.finish(P, Q);
-        std::vector<size_t> sources;
-        for (const auto& w : words) sources.push_back(w.source);
-        link::apply_decoding_prior(P, Q, link::reading_frames(*e.tile, sources, prior), e.side, e.image.width, e.image.height, prior);
-        linked.push_back(link::link_tile(*e.tile, sources, std::move(P), std::move(Q)));
       }
-    }
-    if (config_.window_word_height == 0) {
+    } else {
       std::vector<const Example*> usable;
       for (const Example& e : val_ex_)
         if (e.usable) usable.push_back(&e);
-      std::map<const maptext::Tile*, maptext::Tile> by_tile;
       for (size_t first = 0; first < usable.size(); first += B_) {
         const std::vector<const Example*> tiles(usable.begin() + static_cast<long>(first),
                                                 usable.begin() + static_cast<long>(std::min(usable.size(), first + B_)));
@@ -419,22 +406,13 @@ FineTuning::Validation FineTuning::validate() {
           ins.ins.back().aspect = static_cast<double>(e->image.width) / e->image.height;
         }
         const model::Outputs o = net_->forward(to_batch(ins, tiles, config_, dev_));
-        double sum = 0;
-        for (size_t k = 0; k < o.tiles.size(); ++k) {
-          sum += o.tiles[k].base_loss.item<double>();
-          const model::SuccessorProbs sp = model::successor_probs(o.tiles[k]);
-          std::vector<size_t> sources;
-          for (const auto& w : ins.ins[k].words) sources.push_back(w.source);
-          data::SparseRows P = data::SparseRows::from_dense(sp.probs, sp.n), Q = data::SparseRows::from_dense(sp.bi_probs, sp.n);
-          link::apply_decoding_prior(P, Q, link::reading_frames(*tiles[k]->tile, sources, prior), 0.0, 0.0, 0.0, prior);
-          by_tile[tiles[k]->tile] = link::link_tile(*tiles[k]->tile, sources, std::move(P), std::move(Q));
-        }
-        v.loss += sum;
+        for (const auto& t : o.tiles) v.loss += t.base_loss.item<double>();
         ++batches;
       }
-      for (const Example& e : val_ex_)
-        linked.push_back(e.usable ? std::move(by_tile.at(e.tile)) : link::link_tile(*e.tile, {}, data::SparseRows(), data::SparseRows()));
     }
+    link::ModelLinkReport report;
+    for (const maptext::Tile& tile : val_data_)
+      linked.push_back(val_linker_->link_file(tile, data::find_tile_image(opt_.val_images, tile.image), report));
   }
   v.loss /= static_cast<double>(std::max<size_t>(1, batches));
   eval::Options eo;
