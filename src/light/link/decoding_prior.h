@@ -1,6 +1,6 @@
 // Beyond the paper: what the decoder adds to the model's successor rows before the words claim their
 // successors (decode.h), each part calibrated on tiles of their own and written in the model's
-// config.json (docs/default-model.md "The factor by the words around a word, and a reading prior"). The defaults leave
+// config.json (docs/default-model.md "How it decodes"; how each was chosen: docs/notes/2026-11-default-model.md). The defaults leave
 // the rows as the model gave them: the paper's decoding, as released checkpoints expect.
 //
 // - The "no successor" factor: each word's own entries ("no successor", "no predecessor") times

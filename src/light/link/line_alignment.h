@@ -42,7 +42,7 @@ inline constexpr double kBaselineDegrees = 3.0;
 // How closely two words must agree to be on one baseline: heights within `log_height` (in log), the
 // chord within `degrees` of the two directions' mean. Drawn outlines agree to the pixel (the k
 // constants); a spotter measures each word's outline with an error of its own (its height some 10 %
-// either way, docs/spotter.md), and a model may give wider ones for spotted words
+// either way: docs/notes/2026-11-spotter.md), and a model may give wider ones for spotted words
 // (config.json spotted_baseline_log_height, spotted_baseline_degrees).
 struct BaselineTolerance {
   double log_height = kBaselineLogHeight;

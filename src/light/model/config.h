@@ -94,7 +94,7 @@ struct ModelConfig {
   // What "on the baseline" allows two spotted words (spotted_no_successor_bias's tiles): heights within
   // this in log, the chord within these degrees (link/line_alignment.h BaselineTolerance); 0: as drawn
   // words (0.05, 3 degrees). A spotter's outline heights err by some 10 % either way, its centres by a
-  // little: the test made for drawn outlines leaves most spotted spread names apart (docs/spotter.md).
+  // little: the test made for drawn outlines leaves most spotted spread names apart (docs/notes/2026-11-spotter.md).
   double spotted_baseline_log_height = 0.0;
   double spotted_baseline_degrees = 0.0;
   double lettering_prior = 1.0;  // next-line and spread candidates lettered alike times this, others over it (1: none)

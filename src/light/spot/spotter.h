@@ -45,8 +45,8 @@ struct SpotOptions {
   // lines found there no higher than `small_height` times auto_height that overlap none found before
   // are added (spot/text_boxes add_unseen_lines; small_quantile 0: not; with `scale` 0 only).
   // Lettering so small is read less surely: their words are kept from `small_min_score`. Not by
-  // default (`light spot --small-lettering`: 0.1): a 2,000 px tile of like lettering takes 3.4 s
-  // instead of 2.2 (docs/spotter.md).
+  // default (`light spot --small-lettering`: 0.1): the map is read once more, enlarged, which costs
+  // time (docs/spotter.md "Speed and memory").
   double small_quantile = 0;
   static constexpr double small_lettering = 0.1;  // the small_quantile `light spot --small-lettering` sets
   void read_small_lettering() { small_quantile = small_lettering; }  // as `--small-lettering` asks

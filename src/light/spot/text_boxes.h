@@ -33,8 +33,8 @@ struct TextBoxOptions {
   double box_threshold = 0.6;  // mean probability a box must reach
   // Where that mean is taken: inside the outline itself (PaddleOCR's score_mode "slow"), or inside
   // its minimum-area rectangle ("fast"). A steep, tapered or curved line fills little of its
-  // rectangle: with "fast" the bundled detector's map of "Sweetwater Mts." set at 60 degrees scores
-  // under 0.6 and the name is lost (docs/spotter.md).
+  // rectangle: with "fast" a steep name, which fills little of its rectangle, scores under the
+  // threshold and is lost (docs/notes/2026-11-spotter.md).
   bool score_outline = true;
   double unclip_ratio = 1.5;   // grows a box by area * ratio / perimeter on every side
   double min_size = 3;         // shortest side a box may have (pixels)

@@ -431,7 +431,7 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
     const DetectorScore s = score(*det, val, o.crop, o.batch_size, device);
     // The best by pixel F, not by loss: trained to thicker kernels, the loss (over the hardest
     // background pixels) kept falling while the maps' regions thickened and the spotter's word
-    // detection fell from 92.5 to 85.3 (docs/spotter.md).
+    // detection fell (docs/notes/2026-11-spotter.md).
     const bool better = s.pixel_f > best.pixel_f;
     if (better) {
       best = s;
