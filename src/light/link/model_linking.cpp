@@ -60,8 +60,13 @@ struct ModelLinker::Impl {
     model::check_max_length(opt.max_length, model.config());
     // The model's decoding (its config), each setting given in `decoding` put in its place, checked.
     const model::ModelConfig c = model::with_decoding(model.config(), opt.decoding, opt.decoding_by_option);
-    prior = {c.no_successor_bias, c.no_successor_exponent, c.reading_prior_above, c.reading_prior_next_line, c.lettering_prior,
-             c.alignment_prior, c.baseline_prior};
+    prior.no_successor_bias = c.no_successor_bias;
+    prior.no_successor_exponent = c.no_successor_exponent;
+    prior.above = c.reading_prior_above;
+    prior.next_line = c.reading_prior_next_line;
+    prior.lettering = c.lettering_prior;
+    prior.alignment = c.alignment_prior;
+    prior.baseline = c.baseline_prior;
     polygon_height = c.polygon_height;
     spotted_prior = prior;
     // A factor given for every word is a spotter's words' too.
