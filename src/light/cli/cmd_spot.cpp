@@ -53,15 +53,13 @@ void add_spot_command(CLI::App& app) {
       for (const size_t i : link::shard_indices(keys, a->shard)) mine.push_back(images[i]);
       images = std::move(mine);
     }
-    for (const auto& [key, path] : images)
-      if (same_file(path, a->out)) throw Error(a->out + " (--out): is one of the images; write the output elsewhere");
     a->options.turned_pass = !a->upright;
     if (a->small_lettering) a->options.read_small_lettering();
     model::PredictorOptions runtime;
     runtime.threads = a->threads;
     runtime.device = a->device;
     spot::Spotter spotter(a->spotter.empty() ? spot::default_spotter_dir() : a->spotter, runtime, a->options);
-    check_output_is_not_input("--out", a->out);  // nor a file of the spotter's (its keys.txt, weights), before any work
+    check_output_is_not_input("--out", a->out);  // nor one of the images, nor a file of the spotter's: before any work
     const maptext::Dataset data = spot::spot_images(spotter, images, !a->quiet);
     size_t words = 0;
     for (const maptext::Tile& t : data) words += t.groups.size();

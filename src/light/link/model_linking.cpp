@@ -1,7 +1,6 @@
 #include "light/link/model_linking.h"
 
 #include <cmath>
-#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>

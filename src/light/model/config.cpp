@@ -1,5 +1,6 @@
 #include "light/model/config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -248,17 +249,14 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     if (j.contains(k))
       throw Error(path + ": " + k + " at the top level does nothing: it belongs under \"layoutlmv3\" (or \"poly_encoder\")");
   // Nor a misspelt key of light's own ("baseline_priro"): the model would decode without it.
-  std::vector<std::string> kOwn = {"window_word_height", "polygon_points", "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
-  for (const DecodingSetting& s : decoding_settings()) kOwn.push_back(s.key);
-  const auto distance = [](const std::string& a, const std::string& b) { return eval::levenshtein(utf8_decode(a), utf8_decode(b)); };
+  std::vector<std::string> own_keys = {"window_word_height", "polygon_points", "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
+  for (const DecodingSetting& s : decoding_settings()) own_keys.push_back(s.key);
   for (auto it = j.begin(); it != j.end(); ++it) {
-    bool own = false;
-    for (const auto& k : kOwn) own = own || it.key() == k;
-    if (!own)
-      for (const auto& k : kOwn)
-        if (distance(it.key(), k) <= 2)
-          throw Error(path + ": \"" + it.key() + "\": not a key light reads; did you mean \"" + k + "\"? (as it stands the model would go "
-                      "without it)");
+    if (std::find(own_keys.begin(), own_keys.end(), it.key()) != own_keys.end()) continue;
+    for (const auto& k : own_keys)
+      if (eval::levenshtein(utf8_decode(it.key()), utf8_decode(k)) <= 2)
+        throw Error(path + ": \"" + it.key() + "\": not a key light reads; did you mean \"" + k + "\"? (as it stands the model would go "
+                    "without it)");
   }
   if (j.contains("layoutlmv3")) {
     const auto& l = j["layoutlmv3"];

@@ -274,12 +274,12 @@ void check_output_is_not_input(const std::string& output_option, const std::stri
 void check_can_make_folder(const std::string& option, const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty(); p = p.parent_path()) {
+  const fs::path full = fs::absolute(dir, ec).lexically_normal();
+  for (fs::path p = full; !p.empty(); p = p.parent_path()) {
     const fs::file_status st = fs::status(p, ec);
     if (fs::exists(st)) {
       if (!fs::is_directory(st))
-        throw Error(dir + " (" + option + "): cannot be made a folder: " + (p == fs::absolute(dir, ec).lexically_normal() ? std::string("it") : p.string()) +
-                    " is a file");
+        throw Error(dir + " (" + option + "): cannot be made a folder: " + (p == full ? std::string("it") : p.string()) + " is a file");
       return;
     }
     if (p == p.parent_path()) return;
