@@ -223,7 +223,7 @@ TEST(HostileInputThree, AnExifTurnedPhotoOfAMapIsLinkedInTheFrameTheSpotterReads
   r = run_light("link --words " + q(dir + "/upright.json") + " --images " + q(dir + "/upright") + " -o " + q(dir + "/b.json") + " --threads 2 -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The same phrases, but for a few: the turned photo is read whole, the upright picture in strips, so
-  // the words' lettering is measured at another scale. Read unturned, half the phrases differed.
+  // the words' lettering is measured at another scale (docs/notes/2026-12-01.md).
   const std::vector<std::string> a = phrases(dir + "/a.json"), b = phrases(dir + "/b.json");
   std::multiset<std::string> common(a.begin(), a.end()), in_b(b.begin(), b.end());
   size_t same = 0;
