@@ -28,7 +28,7 @@ void BM_SpotTile(benchmark::State& state) {
   model::PredictorOptions runtime;
   runtime.threads = static_cast<int>(state.range(0));
   spot::SpotOptions options;
-  options.turned_pass = state.range(1) != 0;
+  if (state.range(1) == 0) options.switch_off(spot::Stage::turned);
   spot::Spotter spotter(spotter_dir(), runtime, options);
   size_t words = 0;
   for (auto _ : state) words = spotter.spot(tile().rgb).size();

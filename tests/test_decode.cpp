@@ -86,7 +86,7 @@ TEST(Decode, TheFixtureModelTiles) {
 }
 
 namespace {
-// The dense decoder, as light had it before sparse rows (reference-notes §5): every entry of an n x n
+// The dense decoder, as light had it before sparse rows (docs/reference-notes.md §5): every entry of an n x n
 // matrix, argmax ties to the highest index. The sparse decoder must give exactly its successors.
 std::vector<int> dense_successors(std::vector<float> probs, std::vector<float> bi, int n) {
   std::vector<int> succ_of(n, -1), pred_of(n, -1);

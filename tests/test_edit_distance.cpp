@@ -14,7 +14,7 @@ TEST(EditDistance, Levenshtein) {
   EXPECT_EQ(levenshtein(U"same", U"same"), 0u);
 }
 
-// Pairs of the bundled MapText example (reference-notes §6): NED = 2d / (|a| + |b| + d).
+// Pairs of the bundled MapText example (docs/reference-notes.md §6): NED = 2d / (|a| + |b| + d).
 TEST(EditDistance, YujianBoOnTheExamplePairs) {
   EXPECT_DOUBLE_EQ(normalized_levenshtein("Smith's", "Siniths"), 6.0 / 17.0);  // d = 3
   EXPECT_DOUBLE_EQ(normalized_levenshtein("Cr.", "Cr"), 1.0 / 3.0);            // d = 1

@@ -79,7 +79,7 @@ TEST(Geos, UnaryUnionOfWords) {
   EXPECT_DOUBLE_EQ(ctx.area(u), 4.0);  // 3 (overlapping pair) + 1
 }
 
-// Per-pair IoUs of the bundled example, as the official evaluator computes them (reference-notes §6).
+// Per-pair IoUs of the bundled example, as the official evaluator computes them (docs/reference-notes.md §6).
 TEST(Geos, IousOfTheMapTextExample) {
   const auto gt = read_maptext(light::test::example_path("example_gt.json"), {Kind::GroundTruth, false});
   const auto pred = read_maptext(light::test::example_path("example_pred.json"), {Kind::Predictions, true});
@@ -176,18 +176,27 @@ TEST(ResampleWordPolygon, ClockwiseInputAndRepeatedPointsGiveTheSamePolygon) {
   EXPECT_LT(farthest(again.polygon, forward.polygon), 1e-9);
 }
 
+namespace {
+// A 16-point polygon whose first 8 points run evenly from `lower_start` to `lower_end` and last 8
+// from `upper_start` to `upper_end`.
+void expect_edges(const Polygon& p, Point lower_start, Point lower_end, Point upper_start, Point upper_end, double within) {
+  for (int k = 0; k < 8; ++k) {
+    const double f = k / 7.0;
+    EXPECT_NEAR(p[k].x, lower_start.x + f * (lower_end.x - lower_start.x), within) << k;
+    EXPECT_NEAR(p[k].y, lower_start.y + f * (lower_end.y - lower_start.y), within) << k;
+    EXPECT_NEAR(p[8 + k].x, upper_start.x + f * (upper_end.x - upper_start.x), within) << k;
+    EXPECT_NEAR(p[8 + k].y, upper_start.y + f * (upper_end.y - upper_start.y), within) << k;
+  }
+}
+}  // namespace
+
 TEST(ResampleWordPolygon, AFourPointBoxBecomesItsLowerEdgeThenItsUpperEdge) {
   // Given top-left, top-right, bottom-right, bottom-left (the other way round from MapText's order).
   const Polygon box{{0, 0}, {70, 0}, {70, 20}, {0, 20}};
   const Resampled r = resample_word_polygon(box);
   ASSERT_TRUE(r.ok) << r.why;
   ASSERT_EQ(r.polygon.size(), 16u);
-  for (int k = 0; k < 8; ++k) {
-    EXPECT_NEAR(r.polygon[k].x, 10.0 * k, 1e-9);  // the lower edge, left to right
-    EXPECT_NEAR(r.polygon[k].y, 20.0, 1e-9);
-    EXPECT_NEAR(r.polygon[8 + k].x, 70.0 - 10.0 * k, 1e-9);  // the upper edge, back
-    EXPECT_NEAR(r.polygon[8 + k].y, 0.0, 1e-9);
-  }
+  expect_edges(r.polygon, {0, 20}, {70, 20}, {70, 0}, {0, 0}, 1e-9);  // the lower edge left to right, the upper edge back
   // The same box in MapText's order gives the same points.
   const Resampled same = resample_word_polygon({{0, 20}, {70, 20}, {70, 0}, {0, 0}});
   ASSERT_TRUE(same.ok);
@@ -201,13 +210,8 @@ TEST(ResampleWordPolygon, AJitteredBoxIsCutAtItsShortEndsNotAtItsLongSides) {
   const Resampled r = resample_word_polygon(box);
   ASSERT_TRUE(r.ok) << r.why;
   ASSERT_EQ(r.polygon.size(), 16u);
-  for (int k = 0; k < 8; ++k) {
-    const double f = k / 7.0;
-    EXPECT_NEAR(r.polygon[k].x, 882.7 + f * (1041.57 - 882.7), 1e-6);  // the lower edge, start to end
-    EXPECT_NEAR(r.polygon[k].y, 1153.67 + f * (1153.17 - 1153.67), 1e-6);
-    EXPECT_NEAR(r.polygon[8 + k].x, 1041.53 + f * (886.07 - 1041.53), 1e-6);  // the upper edge, back
-    EXPECT_NEAR(r.polygon[8 + k].y, 1115.92 + f * (1111.39 - 1115.92), 1e-6);
-  }
+  // The lower edge from start to end, then the upper edge back, each cut evenly.
+  expect_edges(r.polygon, {882.7, 1153.67}, {1041.57, 1153.17}, {1041.53, 1115.92}, {886.07, 1111.39}, 1e-6);
 }
 
 TEST(ResampleWordPolygon, ATallOneLetterBoxKeepsItsBottomAsTheLowerEdge) {

@@ -1,4 +1,4 @@
-// Hostile and careless input, round three (issue 67, ../shared/docs/probes-2026-12.md): an output is
+// Hostile and careless input, round three (issue 67; the probes' report is kept outside the repository): an output is
 // never a file the command reads, names that are not UTF-8 and damaged run states are refused naming
 // them, every reader sees an image in one orientation, and bad values are refused naming the option.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Model inputs against the parity fixtures (tests/data/parity, a copy of shared/fixtures/parity): safetensors IO, relative
+// Model inputs against the parity fixtures (tests/data/parity: its README.md): safetensors IO, relative
 // position buckets, PIL-exact image preprocessing.
 #include <gtest/gtest.h>
 

@@ -23,6 +23,7 @@
 #include "light/train/trainer.h"
 #include "light/error.h"
 #include "light/util/fs.h"
+#include "pretraining_checks.h"
 #include "test_util.h"
 
 using namespace light;
@@ -35,13 +36,6 @@ torch::Tensor hf_tensor(const io::Tensor& t) {
 }
 
 std::string first_line_of(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-std::string strip_seconds(const std::string& log) {
-  std::string out, line;
-  std::istringstream in(log);
-  while (std::getline(in, line)) out += line.substr(0, line.find("\"seconds\"")) + "\n";
-  return out;
-}
 
 ModelConfig tiny_without_dropout() {
   ModelConfig c = preset_config("tiny", 260);
@@ -177,13 +171,8 @@ TEST(LightPretrain, LossesByHandAndSplitAcrossRanksTheyAddUp) {
 TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
   const std::string dir = test::temp_dir();
   synth_tiles(dir);
-  train::LightPretrainOptions o;
-  o.data = dir + "/d/annotations.json";
-  o.images = dir + "/d";
-  o.config = "tiny";
-  o.threads = 1;
+  auto o = test::tiny_pretraining<train::LightPretrainOptions>(dir, 40);
   o.batch_size = 2;
-  o.max_steps = 40;
   o.lr = 2e-3;
   o.log_every = 10;
   o.checkpoint_every = 7;  // not on log lines: the sums between must survive a resume
@@ -198,29 +187,10 @@ TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
                         "final/image_tokenizer.safetensors"})
     EXPECT_TRUE(std::filesystem::exists(dir + "/straight/" + f)) << f;
   // Killed at step 17 and resumed: the same weights and log.
-  o.out_dir = dir + "/interrupted";
-  o.interrupt_after_steps = 17;
-  EXPECT_THROW(train::light_pretrain(o), Error);
-  train::LightPretrainOptions r;
-  r.threads = 1;
-  train::read_light_pretrain_options(dir + "/interrupted", r);
-  EXPECT_EQ(r.max_steps, 40);
-  train::light_pretrain(r);
-  EXPECT_TRUE(read_file(dir + "/straight/final/model.safetensors") == read_file(dir + "/interrupted/final/model.safetensors"))
-      << "the resumed run's weights differ from the uninterrupted run's";
-  EXPECT_EQ(strip_seconds(read_file(dir + "/straight/log.jsonl")), strip_seconds(read_file(dir + "/interrupted/log.jsonl")));
+  test::expect_resumed_run_as_left_alone(dir, o, 17, 40, [](const train::LightPretrainOptions& x) { train::light_pretrain(x); },
+                                         train::read_light_pretrain_options);
   // `light train --init RUN/`: LIGHT's whole trunk starts from the pretrained one.
-  train::TrainOptions t;
-  t.train_json = t.val_json = o.data;
-  t.train_images = t.val_images = o.images;
-  t.tokenizer_dir = dir + "/straight/final";
-  t.config = "tiny";
-  t.init = dir + "/straight";
-  t.max_epochs = 1;
-  t.lr = 0;  // nothing moves: the saved model shows what was loaded
-  t.threads = 1;
-  t.out_dir = dir + "/fine";
-  train::train(t);
+  train::train(test::fine_tuning_from(dir, o, dir + "/straight/final"));
   const auto pre = read_state_dict(dir + "/straight/final/model.safetensors");
   const auto fine = read_state_dict(dir + "/fine/last/model.safetensors");
   size_t same = 0;
@@ -232,7 +202,7 @@ TEST(LightPretrain, LearnsResumesAndInitialisesFineTuning) {
   EXPECT_GT(same, 50u);
   // Bad input: a tokenizer without <mask>, a polygon checkpoint that is not one.
   o.out_dir = dir + "/bad";
-  o.interrupt_after_steps = -1;
+  o.on_step = nullptr;
   std::filesystem::create_directories(dir + "/nomask");
   test::write_text(dir + "/nomask/vocab.json", R"({"<s>": 0, "<pad>": 1, "</s>": 2, "a": 3})");
   test::write_text(dir + "/nomask/merges.txt", "#version: 0.2\n");
@@ -346,12 +316,7 @@ TEST(Beit, LogitsAndCodesEqualTransformers) {
 
   // Pretraining with it: MIM over BEiT's 64 codes.
   synth_tiles(tmp, 2);
-  train::LightPretrainOptions o;
-  o.data = tmp + "/d/annotations.json";
-  o.images = tmp + "/d";
-  o.config = "tiny";
-  o.threads = 1;
-  o.max_steps = 3;
+  auto o = test::tiny_pretraining<train::LightPretrainOptions>(tmp, 3);
   o.log_every = 1;
   o.image_tokenizer = dir;
   o.out_dir = tmp + "/run";

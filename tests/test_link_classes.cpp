@@ -15,16 +15,6 @@ using geometry::LinkClass;
 
 namespace {
 geometry::ReadingFrame frame(double x0, double x1, double y, double h) { return {{x0, y}, {x1, y}, h}; }
-
-// A 4-point word box in MapText order (top edge left to right, then the bottom edge back).
-maptext::Word word(const std::string& text, double x0, double y0, double x1, double y1) {
-  maptext::Word w;
-  w.vertices = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
-  w.text = text;
-  w.illegible = false;
-  w.truncated = false;
-  return w;
-}
 }  // namespace
 
 // Hand-worked: a word 100 px long and 20 high along y = 100 (centre (50, 100)).
@@ -68,9 +58,9 @@ namespace {
 maptext::Dataset truth() {
   maptext::Tile t;
   t.image = "a.png";
-  t.groups = {{word("WRIGHT", 100, 100, 220, 120), word("COUNTY", 95, 130, 225, 150)},
-              {word("Blue", 400, 100, 450, 120), word("Peak", 458, 100, 510, 120)},
-              {word("SWEET", 100, 400, 200, 420), word("WATER", 400, 400, 500, 420)}};
+  t.groups = {{test::box_word("WRIGHT", 100, 100, 220, 120), test::box_word("COUNTY", 95, 130, 225, 150)},
+              {test::box_word("Blue", 400, 100, 450, 120), test::box_word("Peak", 458, 100, 510, 120)},
+              {test::box_word("SWEET", 100, 400, 200, 420), test::box_word("WATER", 400, 400, 500, 420)}};
   return {t};
 }
 }  // namespace

@@ -1,4 +1,4 @@
-// The LIGHT model against the parity fixtures (tests/data/parity/model, a copy of shared/fixtures/parity/model), computed by the real
+// The LIGHT model against the parity fixtures (tests/data/parity/model: tests/data/parity/README.md), computed by the real
 // Hugging Face and authors' code: tolerances of the fixtures' README.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -1221,7 +1221,9 @@ TEST(Train, ANonFiniteLossStopsTheRunAndKeepsItsLastCheckpoint) {
   o.max_epochs = 3;
   o.batch_size = 1;  // 2 steps an epoch
   o.threads = 1;
-  o.nan_loss_at_step = 5;  // the first step of epoch 3
+  o.on_step = [](long step, double& loss) {
+    if (step == 5) loss = NAN;  // the first step of epoch 3
+  };
   try {
     train::train(o);
     FAIL() << "a NaN loss was trained on";
@@ -1231,7 +1233,7 @@ TEST(Train, ANonFiniteLossStopsTheRunAndKeepsItsLastCheckpoint) {
   const auto state = nlohmann::json::parse(read_file(dir + "/run/last/state.json"));
   EXPECT_EQ(state["epoch"], 2);
   // The run resumes from its last good epoch.
-  o.nan_loss_at_step = -1;
+  o.on_step = nullptr;
   o.resume = true;
   EXPECT_EQ(train::train(o).epochs, 3);
   std::filesystem::remove_all(dir);
@@ -1253,7 +1255,9 @@ TEST(Train, ResumingEqualsAnUninterruptedRun) {
   o.out_dir = dir + "/straight";
   train::train(o);
   o.out_dir = dir + "/interrupted";
-  o.interrupt_after_steps = 5;  // 2 steps per epoch: killed in the middle of epoch 3
+  o.on_step = [](long step, double&) {  // 2 steps per epoch: killed after 5, in the middle of epoch 3
+    if (step == 6) throw light::Error("killed");
+  };
   EXPECT_THROW(train::train(o), light::Error);
   train::TrainOptions r;  // `light train --resume RUN/`: everything else from RUN/options.json
   r.threads = 1;
@@ -1275,7 +1279,7 @@ TEST(Train, ResumingEqualsAnUninterruptedRun) {
   };
   EXPECT_EQ(strip(read_file(dir + "/straight/log.jsonl")), strip(read_file(dir + "/interrupted/log.jsonl")));
   // Stopped after epoch 2 on purpose (--stop-after-epoch), then resumed: the schedule spanned all 4.
-  o.interrupt_after_steps = -1;
+  o.on_step = nullptr;
   o.out_dir = dir + "/stopped";
   o.stop_after_epoch = 2;
   train::train(o);

@@ -15,6 +15,7 @@
 #include "light/train/trainer.h"
 #include "light/error.h"
 #include "light/util/fs.h"
+#include "pretraining_checks.h"
 #include "test_util.h"
 
 using namespace light;
@@ -24,12 +25,6 @@ namespace {
 PolyEncoderConfig no_dropout(PolyEncoderConfig c) {
   c.hidden_dropout = c.attention_dropout = 0;
   return c;
-}
-std::string strip_seconds(const std::string& log) {
-  std::string out, line;
-  std::istringstream in(log);
-  while (std::getline(in, line)) out += line.substr(0, line.find("\"seconds\"")) + "\n";
-  return out;
 }
 }  // namespace
 
@@ -150,13 +145,8 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   synth::SynthOptions so;
   so.width = so.height = 400;
   synth::synthesize(synth::Gazetteer(""), so, dir + "/d", 3, 1, false);
-  train::PolyPretrainOptions o;
-  o.data = dir + "/d/annotations.json";
-  o.images = dir + "/d";
-  o.config = "tiny";
-  o.threads = 1;
+  auto o = test::tiny_pretraining<train::PolyPretrainOptions>(dir, 60);
   o.batch_size = 2;
-  o.max_steps = 60;
   o.lr = 3e-3;
   o.log_every = 10;
   o.checkpoint_every = 7;  // not on log lines: the sums between must survive a resume
@@ -171,29 +161,10 @@ TEST(PolyPretrain, LearnsResumesAndInitialisesFineTuning) {
   EXPECT_EQ(nlohmann::json::parse(read_file(dir + "/straight/options.json"))["polygon_points"], "resample");
   EXPECT_NE(read_file(dir + "/straight/final/config.json").find("\"polygon_points\": \"resample\""), std::string::npos);
   // Killed at step 25 and resumed: the same weights and log.
-  o.out_dir = dir + "/interrupted";
-  o.interrupt_after_steps = 25;
-  EXPECT_THROW(train::poly_pretrain(o), Error);
-  train::PolyPretrainOptions r;
-  r.threads = 1;
-  train::read_poly_pretrain_options(dir + "/interrupted", r);
-  EXPECT_EQ(r.max_steps, 60);
-  train::poly_pretrain(r);
-  EXPECT_TRUE(read_file(dir + "/straight/final/model.safetensors") == read_file(dir + "/interrupted/final/model.safetensors"))
-      << "the resumed run's weights differ from the uninterrupted run's";
-  EXPECT_EQ(strip_seconds(read_file(dir + "/straight/log.jsonl")), strip_seconds(read_file(dir + "/interrupted/log.jsonl")));
+  test::expect_resumed_run_as_left_alone(dir, o, 25, 60, [](const train::PolyPretrainOptions& x) { train::poly_pretrain(x); },
+                                         train::read_poly_pretrain_options);
   // `light train --init RUN/`: LIGHT's polygon encoder starts from the run's trunk.
-  train::TrainOptions t;
-  t.train_json = t.val_json = o.data;
-  t.train_images = t.val_images = o.images;
-  t.tokenizer_dir = test::write_byte_level_tokenizer(dir + "/tok");
-  t.config = "tiny";
-  t.init = dir + "/straight";
-  t.max_epochs = 1;
-  t.lr = 0;  // nothing moves: the saved model shows what was loaded
-  t.threads = 1;
-  t.out_dir = dir + "/fine";
-  train::train(t);
+  train::train(test::fine_tuning_from(dir, o, test::write_byte_level_tokenizer(dir + "/tok")));
   const auto pre = read_state_dict(dir + "/straight/final/model.safetensors");
   const auto fine = read_state_dict(dir + "/fine/last/model.safetensors");
   for (const char* k : {"cls_token", "coord_embedding.weight", "encoder.encoder.layer.0.output.dense.weight"})

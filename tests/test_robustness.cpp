@@ -48,14 +48,8 @@ std::string train_args(const std::string& syn) {
          " --val-images " + q(syn) + " --tokenizer bytes --config tiny --threads 1 -q";
 }
 
-light::maptext::Word box_word(double x, double y, double w, double h, const std::string& text) {
-  light::maptext::Word word;
-  word.vertices = {{x, y}, {x + w, y}, {x + w, y + h}, {x, y + h}};
-  word.text = text;
-  word.illegible = false;
-  word.truncated = false;
-  return word;
-}
+// A word box at (x, y), w x h px.
+light::maptext::Word sized_word(double x, double y, double w, double h, const std::string& text) { return box_word(text, x, y, x + w, y + h); }
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -443,7 +437,7 @@ TEST(Eval, MatchingOnlyTheTouchingPairsGivesTheFullMatrixsNumbers) {
       light::maptext::Group group;
       const double x = u(rng) * 400, y = u(rng) * 400;
       const int n = 1 + static_cast<int>(u(rng) * 4);
-      for (int k = 0; k < n; ++k) group.push_back(box_word(x + 35 * k, y, 30, 10, "w" + std::to_string(k)));
+      for (int k = 0; k < n; ++k) group.push_back(sized_word(x + 35 * k, y, 30, 10, "w" + std::to_string(k)));
       gt.groups.push_back(group);
       light::maptext::Group p;
       for (const auto& w : group) {
@@ -481,7 +475,7 @@ TEST(Baselines, DistanceLinksCutInBoundedMemoryEqualTheFullCut) {
     const int n = 2 + static_cast<int>(u(rng) * 60);
     for (int k = 0; k < n; ++k) {
       const bool pile = u(rng) < 0.3;  // piles give many links of equal cost
-      words.push_back(box_word(pile ? 50 : u(rng) * 300, pile ? 50 : u(rng) * 120, 20 + u(rng) * 30, 8 + u(rng) * 6,
+      words.push_back(sized_word(pile ? 50 : u(rng) * 300, pile ? 50 : u(rng) * 120, 20 + u(rng) * 30, 8 + u(rng) * 6,
                                std::string(1 + static_cast<int>(u(rng) * 6), 'a')));
     }
     std::vector<light::baselines::WordFeatures> f;
@@ -526,8 +520,8 @@ TEST(Robustness, FiftyThousandWordsAreEvaluatedAndLinkedWithinTwoGigabytes) {
   gt.image = pred.image = "big.png";
   for (int k = 0; k < 50000; ++k) {
     const double x = (k % 250) * 40.0, y = (k / 250) * 16.0;
-    gt.groups.push_back({box_word(x, y, 32, 10, "w")});
-    pred.groups.push_back({box_word(x + 1, y + 0.5, 32, 10, "w")});
+    gt.groups.push_back({sized_word(x, y, 32, 10, "w")});
+    pred.groups.push_back({sized_word(x + 1, y + 0.5, 32, 10, "w")});
   }
   constexpr size_t kTwoGigabytes = size_t{2} << 30;
   EXPECT_TRUE(runs_within(kTwoGigabytes, [&] {
@@ -546,7 +540,7 @@ TEST(Robustness, FiftyThousandWordsAreEvaluatedAndLinkedWithinTwoGigabytes) {
   // 20,000 words piled on one spot: 2·10^8 links before the cut.
   light::maptext::Tile pile;
   pile.image = "pile.png";
-  for (int k = 0; k < 20000; ++k) pile.groups.push_back({box_word(10 + (k % 7), 10 + (k % 5), 30, 10, "pile")});
+  for (int k = 0; k < 20000; ++k) pile.groups.push_back({sized_word(10 + (k % 7), 10 + (k % 5), 30, 10, "pile")});
   EXPECT_TRUE(runs_within(kTwoGigabytes, [&] {
     light::link::HeuristicOptions opt;
     opt.method = light::baselines::Method::Distance;

@@ -258,7 +258,7 @@ TEST(Spotter, FitsEachLinesWordsToTheirLetteringAndSoOutlinesThemMoreTightly) {
   const auto gt = light::maptext::read_maptext(light::test::source_path("data/synth-example/annotations.json"), {});
   auto scores = [&](bool ink_fit) {
     light::spot::SpotOptions options;
-    options.ink_fit = ink_fit;
+    if (!ink_fit) options.switch_off(light::spot::Stage::ink_fit);
     light::spot::Spotter spotter(light::test::source_path("models/spotter"), {}, options);
     return spotted_scores(spotter, img, gt, light::eval::Task::Det);
   };
@@ -279,7 +279,7 @@ TEST(Spotter, ReadsANameAtSixtyDegreesWholeOnlyWhenItAlsoReadsTheMapTurned) {
     return nullptr;
   };
   light::spot::SpotOptions upright;
-  upright.turned_pass = false;
+  upright.switch_off(light::spot::Stage::turned);
   light::spot::Spotter one_way(light::test::source_path("models/spotter"), {}, upright);
   const auto seen_upright = one_way.spot(img);
   ASSERT_NE(creek(seen_upright), nullptr);
@@ -336,8 +336,8 @@ TEST(Spotter, FindsWordsSetAlongACurveOnlyWithEdgesThatBendWithTheLine) {
   // (Outlines fitted to the lettering now place all three from the rectangle too, recall 1.0: the
   // rectangle is tested as it came from the detector.)
   light::spot::SpotOptions rectangles;
-  rectangles.boxes.bend = 0;
-  rectangles.ink_fit = false;
+  rectangles.switch_off(light::spot::Stage::bend);
+  rectangles.switch_off(light::spot::Stage::ink_fit);
   light::spot::Spotter straight(light::test::source_path("models/spotter"), {}, rectangles);
   EXPECT_LT(found(straight).at("recall"), 0.5);
   light::spot::Spotter bending(light::test::source_path("models/spotter"));
@@ -353,7 +353,7 @@ TEST(Spotter, ReadsALetterAloneLevelledAndWithThePaperAboutIt) {
   const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/block-letter-a.jpg"));
   auto letter = [](const std::vector<light::spot::SpottedWord>& words) { return word_at(words, 295, 305, 8); };
   light::spot::SpotOptions as_lines;
-  as_lines.letter_context = 1;
+  as_lines.switch_off(light::spot::Stage::lone_letters);
   light::spot::Spotter plain(light::test::source_path("models/spotter"), {}, as_lines);
   EXPECT_EQ(letter(plain.spot(img)), nullptr);
   light::spot::Spotter spotter(light::test::source_path("models/spotter"));
@@ -373,7 +373,7 @@ TEST(Spotter, FindsAFigureAloneInTheInkThatTheDetectorDoesNotSee) {
   const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/lone-figure-6.jpg"));
   auto six = [](const std::vector<light::spot::SpottedWord>& words) { return word_at(words, 150, 124, 6); };
   light::spot::SpotOptions detector_only;
-  detector_only.glyph_score = 0;
+  detector_only.switch_off(light::spot::Stage::lone_glyphs);
   light::spot::Spotter plain(light::test::source_path("models/spotter"), {}, detector_only);
   EXPECT_EQ(six(plain.spot(img)), nullptr);
   light::spot::Spotter spotter(light::test::source_path("models/spotter"));
@@ -740,7 +740,7 @@ TEST(Spotter, TurnsAStreetsStToTheDirectionItsLettersStandAlong) {
     return 999.0;
   };
   light::spot::SpotOptions as_found;
-  as_found.baseline.max_turn = 0;
+  as_found.switch_off(light::spot::Stage::baseline);
   EXPECT_NEAR(angle_of_st(as_found), 0, 3);
   EXPECT_NEAR(angle_of_st({}), 13, 3);  // measured 14.5
 }

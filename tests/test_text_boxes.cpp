@@ -168,11 +168,26 @@ TextBox line_box(double cx, double cy, double along, double across, double deg) 
   return b;
 }
 
+namespace {
+// A level line that starts at x `start` and is `length` long.
+void expect_line_from(const TextBox& line, double start, double length) {
+  EXPECT_NEAR(line.corners[0].x, start, 1e-6);
+  EXPECT_NEAR(line.length(), length, 1e-6);
+}
+
+// `n` letters' boxes, 20 px, 50 px apart (centre to centre) along y = 100 from x = 40.
+std::vector<TextBox> spaced_letters(int n) {
+  std::vector<TextBox> boxes;
+  for (int k = 0; k < n; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  return boxes;
+}
+
+}  // namespace
+
 TEST(TextBoxes, JoinASpacedNameBesideAStrayLetterButNotThreeUnlikeLabelsInARow) {
   // "C O U N T Y": six 20 px letters 50 px apart along y = 100, and a town's circle 40 px above the
   // third: near enough to join their run, off their line.
-  std::vector<TextBox> boxes;
-  for (int k = 0; k < 6; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  std::vector<TextBox> boxes = spaced_letters(6);
   boxes.push_back(line_box(140, 60, 20, 20, 0));
   auto out = light::spot::join_spaced_letters(boxes, {});
   ASSERT_EQ(out.size(), 2u);
@@ -196,17 +211,14 @@ TEST(TextBoxes, JoinASpacedNameBesideAStrayLetterButNotThreeUnlikeLabelsInARow) 
 TEST(TextBoxes, ASpacedNameTakesInThePieceAtItsEndButNotTheNextWord) {
   // "C O U N" letters 20 px, 30 px apart edge to edge; "TY" found as one 60 x 22 piece 30 px on; then
   // "C O." 45 px (1.5 gaps) further: the next word.
-  std::vector<TextBox> boxes;
-  for (int k = 0; k < 4; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  std::vector<TextBox> boxes = spaced_letters(4);
   boxes.push_back(line_box(260, 100, 60, 22, 0));
   boxes.push_back(line_box(345, 100, 20, 20, 0));
   boxes.push_back(line_box(395, 100, 20, 20, 0));
   const auto out = light::spot::join_spaced_letters(boxes, {});
   ASSERT_EQ(out.size(), 2u);
-  EXPECT_NEAR(out[0].corners[0].x, 30, 1e-6);
-  EXPECT_NEAR(out[0].length(), 260, 1e-6);  // to x 290, the piece's end
-  EXPECT_NEAR(out[1].corners[0].x, 335, 1e-6);
-  EXPECT_NEAR(out[1].length(), 70, 1e-6);
+  expect_line_from(out[0], 30, 260);  // to x 290, the piece's end
+  expect_line_from(out[1], 335, 70);
   // A piece tilted 20 degrees from the name is not its end.
   boxes[4] = line_box(260, 100, 60, 22, 20);
   EXPECT_EQ(light::spot::join_spaced_letters(boxes, {}).size(), 3u);
@@ -215,14 +227,12 @@ TEST(TextBoxes, ASpacedNameTakesInThePieceAtItsEndButNotTheNextWord) {
 TEST(TextBoxes, ASpacedNameTakesInANarrowLetterStandingOnItAndTheLettersBeyond) {
   // "G E O R G I A": 20 px letters 50 px apart along y = 100; the "I" a box 7 px wide and 20 high
   // (too narrow to be a letter of the chain), and the "A" beyond it. Both join the name.
-  std::vector<TextBox> boxes;
-  for (int k = 0; k < 5; ++k) boxes.push_back(line_box(40 + 50 * k, 100, 20, 20, 0));
+  std::vector<TextBox> boxes = spaced_letters(5);
   boxes.push_back(line_box(290, 100, 7, 20, 0));
   boxes.push_back(line_box(340, 100, 20, 20, 0));
   auto out = light::spot::join_spaced_letters(boxes, {});
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_NEAR(out[0].corners[0].x, 30, 1e-6);
-  EXPECT_NEAR(out[0].length(), 320, 1e-6);  // to x 350, the "A"'s end
+  expect_line_from(out[0], 30, 320);  // to x 350, the "A"'s end
   // Line work standing on the name (7 px wide, three letters high) is no letter of it.
   boxes[5] = line_box(290, 100, 7, 60, 0);
   out = light::spot::join_spaced_letters(boxes, {});

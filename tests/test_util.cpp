@@ -62,4 +62,20 @@ void expect_error(const RunResult& r, const std::string& message) {
   EXPECT_NE(r.err.find(message), std::string::npos) << "expected \"" << message << "\" in: " << r.err;
 }
 
+std::string strip_seconds(const std::string& log) {
+  std::string out, line;
+  std::istringstream in(log);
+  while (std::getline(in, line)) out += line.substr(0, line.find("\"seconds\"")) + "\n";
+  return out;
+}
+
+maptext::Word box_word(const std::string& text, double x0, double y0, double x1, double y1) {
+  maptext::Word w;
+  w.vertices = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  w.text = text;
+  w.illegible = false;
+  w.truncated = false;
+  return w;
+}
+
 }  // namespace light::test

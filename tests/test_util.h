@@ -48,6 +48,12 @@ std::string write_byte_level_tokenizer(const std::string& dir);
 // Every file under `dir` (relative path -> bytes): "nothing changed" compares two of these.
 std::map<std::string, std::string> snapshot(const std::string& dir);
 
+// A run's log.jsonl without its timings (each line cut at its "seconds" key): two runs compared.
+std::string strip_seconds(const std::string& log);
+
+// A 4-point word box in MapText order (top edge left to right, then the bottom edge back).
+maptext::Word box_word(const std::string& text, double x0, double y0, double x1, double y1);
+
 // A shell-quoted argument ('...'; the tests' paths hold no quote).
 inline std::string q(const std::string& s) { return "'" + s + "'"; }
 

@@ -133,6 +133,7 @@ class Linker {
 std::string default_model();
 
 // ---- Find and read the words on map images (`light spot`) ---------------------------------------
+// A setting left at its default here keeps the spotter folder's own (its spotter.json; docs/spotter.md).
 struct SpotOptions {
   std::string device = "cpu";      // cpu | cuda
   int threads = 0;                 // LibTorch threads (0: all cores; at most the cores; below 0: light::Error)

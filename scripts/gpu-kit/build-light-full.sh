@@ -1,4 +1,4 @@
-# Sourced by train.sh and train-detector.sh on the GPU machine (log() defined, in the repository root):
+# Sourced by common.sh on the GPU machine (log() defined, in the repository root):
 # unpacks the kit's Debian packages (never over the image's own files) and builds light-full against
 # the machine's CUDA LibTorch without GDAL, into /tmp/b; sets LIGHT_FULL. Logs in /tmp (the device
 # gives back at most 8 files); their errors are printed.

@@ -21,11 +21,8 @@ RUNS=${RUNS:-"w:--lr 1e-5 --kernel-unclip 1.5 --threshold-branch --threshold-lr 
 KEEP_w=${KEEP_w-"3 4 6 10"} KEEP_n=${KEEP_n-"1 2 4 8"} KEEP_s=${KEEP_s-"3 4 8 14"}
 COMMON=${COMMON:-"--units lines --steps 250 --max-epochs 40 --batch-size 4"}
 D=/tmp/light-det; mkdir -p $D
-log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
-[ -n "$LIGHT_FULL" ] || source scripts/gpu-kit/build-light-full.sh
-$LIGHT_FULL synth --out $D/train --count $TRAIN --seed 2201 --threads 0 --overwrite -q 2>&1 | tail -3
-$LIGHT_FULL synth --out $D/val --count $VAL --seed 2211 --threads 0 --overwrite -q 2>&1 | tail -3
-log "synth: $(ls $D/train/images | wc -l) training tiles, $(ls $D/val/images | wc -l) validation tiles"
+source scripts/gpu-kit/common.sh
+make_sets 2201 2211
 IFS=';' read -ra R <<< "$RUNS"
 for r in "${R[@]}"; do
   name=${r%%:*}; opts=${r#*:}

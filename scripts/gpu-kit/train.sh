@@ -17,11 +17,8 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:?} DEVICE=${DEVICE:-cuda} TRAIN=${TRAIN:-1600} VAL=${VAL:-40} EPOCHS=${EPOCHS:-40} DEADLINE=${DEADLINE:-540}
 BATCH=${BATCH:-4} HEAD=${HEAD:-pairwise} LR=${LR:-3e-4} WARMUP=${WARMUP:-300} EXTRA=${EXTRA:---focal-self-target}
 D=/tmp/light-train; mkdir -p $D
-log() { echo "[$(( $(date +%s) - T0 )) s] $*" | tee -a $OUT/device.log; }
-[ -n "$LIGHT_FULL" ] || source scripts/gpu-kit/build-light-full.sh
-$LIGHT_FULL synth --out $D/train --count $TRAIN --seed 2301 --threads 0 --overwrite -q 2>&1 | tail -3
-$LIGHT_FULL synth --out $D/val --count $VAL --seed 2311 --threads 0 --overwrite -q 2>&1 | tail -3
-log "synth: $(ls $D/train/images | wc -l) training tiles, $(ls $D/val/images | wc -l) validation tiles"
+source scripts/gpu-kit/common.sh
+make_sets 2301 2311
 # The first epoch is timed; the run then resumes with as many epochs as fit before DEADLINE (at most
 # EPOCHS), so that its cosine schedule ends when the time does (the first epoch's rate differs by <1 %).
 train() {  # train ARGS...: the time left as its limit; appends to train.log

@@ -291,7 +291,8 @@ class Spotter:
     Options as `light spot`'s: device, threads, alphabet ("latin" | "all"), min_score, scale (0: auto),
     upright (True: the map is not also read turned a quarter; faster, steep lettering found less well),
     small_lettering (True: read once more, enlarged, where the lowest lines are much smaller than most,
-    as a plan's street names among its districts' names; slower).
+    as a plan's street names among its districts' names; slower). The rest, and an option left at its
+    default here, are the spotter folder's own (its spotter.json; `light spot --stages` lists them).
     """
 
     def __init__(self, spotter=None, *, device="cpu", threads=0, alphabet="latin", min_score=0.5, scale=0.0, upright=False,

@@ -123,6 +123,27 @@ def test_spot_upright_reads_as_light_spot_upright(tmp_path):
 
 
 
+def test_a_spotter_folder_reads_with_the_stages_and_settings_its_spotter_json_gives(tmp_path):
+    # The bundled weights in a folder whose spotter.json leaves the turned reading out: "Creek" at 60
+    # degrees comes out "Cre", as with upright=True; an option given keeps its own value.
+    import shutil
+    folder = tmp_path / "spotter"
+    folder.mkdir()
+    for f in ("detector.safetensors", "recognizer.safetensors", "keys.txt"):
+        shutil.copy(os.path.join(SRC, "models", "spotter", f), folder / f)
+    config = json.loads(open(os.path.join(SRC, "models", "spotter", "spotter.json")).read())
+    config["stages"].remove("turned")
+    (folder / "spotter.json").write_text(json.dumps(config))
+    crop = os.path.join(SRC, "tests", "data", "spot", "grand-creek-at-60-degrees.jpg")
+    texts = [w["text"] for g in light.Spotter(str(folder), threads=2).spot(crop)[0]["groups"] for w in g]
+    assert "Cre" in texts and "Creek" not in texts
+    assert light.Spotter(str(folder), threads=2, min_score=0.9999).spot(crop)[0]["groups"] == []
+    config["turned"]["unsettled"] = 2
+    (folder / "spotter.json").write_text(json.dumps(config))
+    with pytest.raises(light.Error, match="spotter.json: turned.unsettled: expected 0 to 1, got 2"):
+        light.Spotter(str(folder))
+
+
 def test_spot_small_lettering_reads_as_light_spot_small_lettering_and_links_as_a_spotters_words(tmp_path):
     # A plan's street names among larger lettering (tests/test_spotter.cpp): more found read again enlarged.
     crop = os.path.join(SRC, "tests", "data", "spot", "street-names-among-larger-lettering.png")

@@ -10,6 +10,7 @@
 #include "light/model/cpu_allocator.h"
 #include "light/model/decoding_settings.h"
 #include "light/spot/spotter.h"
+#include "light/spot/spotter_config.h"
 #include "light/util/blas.h"
 #include "light/util/fs.h"
 #include "light/util/parallel.h"
@@ -101,19 +102,22 @@ std::string default_spotter() { return spot::default_spotter_dir(); }
 
 struct Spotter::Impl {
   spot::Spotter spotter;
-  Impl(const std::string& dir, const SpotOptions& options) : spotter((fast_blas_once(), dir), runtime(options), spot_options(options)) {}
+  Impl(const std::string& dir, const SpotOptions& options) : spotter((fast_blas_once(), dir), runtime(options), spot_options(dir, options)) {}
   static model::PredictorOptions runtime(const SpotOptions& o) {
     model::PredictorOptions r;
     r.device = o.device;
     r.threads = checked_threads(o.threads);
     return r;
   }
-  static spot::SpotOptions spot_options(const SpotOptions& o) {
-    spot::SpotOptions s;
-    s.alphabet = o.alphabet;
-    s.min_score = o.min_score;
-    s.scale = o.scale;
-    s.turned_pass = !o.upright;
+  // The folder's own settings (its spotter.json), with what the caller set that differs from the
+  // API's defaults.
+  static spot::SpotOptions spot_options(const std::string& dir, const SpotOptions& o) {
+    spot::SpotOptions s = spot::spotter_settings(dir);
+    const SpotOptions api_default;
+    if (o.alphabet != api_default.alphabet) s.alphabet = o.alphabet;
+    if (o.min_score != api_default.min_score) s.min_score = o.min_score;
+    if (o.scale != api_default.scale) s.scale = o.scale;
+    if (o.upright) s.switch_off(spot::Stage::turned);
     if (o.small_lettering) s.read_small_lettering();
     return s;
   }

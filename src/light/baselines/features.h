@@ -1,5 +1,5 @@
 // Word and pair features of the heuristic linkers (Olson et al.; the paper's non-linguistic
-// baselines), computed as their code does (reference-notes §7): the minimum-area rectangle of the
+// baselines), computed as their code does (docs/reference-notes.md §7): the minimum-area rectangle of the
 // word's convex hull (OpenCV minAreaRect, float32), letter count, all-caps, height, angle and side
 // midpoints; pair distance D, height ratio HR, sin of the angle difference S, capitalisation
 // difference C, and the edge cost D · HR^a · (1 + b·S) · (1 + c·C).

@@ -1,3 +1,4 @@
+#include "light/util/disjoint_sets.h"
 #include "light/baselines/heuristic_links.h"
 
 #include <algorithm>
@@ -183,13 +184,9 @@ void cut_to_degree_two(int n, std::vector<Edge>& edges) {
 
 void cut_cycles(int n, std::vector<Edge>& edges) {
   // Components by union-find; a component of maximum degree 2 with as many links as words is a cycle.
-  std::vector<int> root(n);
-  std::iota(root.begin(), root.end(), 0);
-  auto find = [&](int x) {
-    while (root[x] != x) x = root[x] = root[root[x]];
-    return x;
-  };
-  for (const Edge& e : edges) root[find(e.u)] = find(e.v);
+  DisjointSets components(static_cast<size_t>(n));
+  auto find = [&](int x) { return static_cast<int>(components.find(static_cast<size_t>(x))); };
+  for (const Edge& e : edges) components.join(static_cast<size_t>(e.u), static_cast<size_t>(e.v));
   std::vector<int> words(n, 0), links(n, 0), costliest(n, -1);
   for (int i = 0; i < n; ++i) ++words[find(i)];
   for (int k = 0; k < static_cast<int>(edges.size()); ++k) {

@@ -1,4 +1,4 @@
-// `light curves`: compare runs' logs in one drawing (see README "light curves").
+// `light curves`: compare runs' logs in one drawing (see docs/commands.md, "light curves").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>

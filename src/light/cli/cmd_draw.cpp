@@ -1,4 +1,4 @@
-// `light draw`: MapText annotations drawn over their tiles (see README "light draw").
+// `light draw`: MapText annotations drawn over their tiles (see docs/commands.md, "light draw").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>

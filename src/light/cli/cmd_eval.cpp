@@ -1,4 +1,4 @@
-// `light eval`: the official MapText metrics (see README "light eval").
+// `light eval`: the official MapText metrics (see docs/commands.md, "light eval").
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>

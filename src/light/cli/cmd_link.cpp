@@ -1,4 +1,4 @@
-// `light link`: group the loose words of every tile into ordered phrases (see README "light link").
+// `light link`: group the loose words of every tile into ordered phrases (see docs/commands.md, "light link").
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>

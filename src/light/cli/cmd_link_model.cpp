@@ -11,6 +11,7 @@
 #include "light/link/model_linking.h"
 #include "light/error.h"
 #include "light/spot/spotter.h"
+#include "light/spot/spotter_config.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -44,12 +45,13 @@ void run_link_with_model(const LinkArgs& a) {
     // Everything read before any work: the model, the spotter and the list of images (a bad option
     // or an -o that is one of their files is refused before a folder is spotted).
     link::ModelLinker linker(a.model, mo);
-    spot::SpotOptions so;
+    const std::string spotter_dir = a.spotter.empty() ? spot::default_spotter_dir() : a.spotter;
+    spot::SpotOptions so = spot::spotter_settings(spotter_dir);  // the spotter's own, as `light spot` reads with it
     if (a.small_lettering) so.read_small_lettering();
     model::PredictorOptions runtime;
     runtime.threads = a.threads;
     runtime.device = a.device;
-    spot::Spotter spotter(a.spotter.empty() ? spot::default_spotter_dir() : a.spotter, runtime, so);
+    spot::Spotter spotter(spotter_dir, runtime, so);
     const auto listed = spot::list_map_images(a.images);
     check_output_is_not_input("-o/--out", a.out);
     const maptext::Dataset data = spot::spot_images(spotter, listed, !a.quiet);

@@ -1,4 +1,4 @@
-// `light prepare`: what the model sees, tile by tile (see README "light prepare").
+// `light prepare`: what the model sees, tile by tile (see docs/commands.md, "light prepare").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>

@@ -1,4 +1,4 @@
-// `light pretrain`: pretrain LIGHT (MLM, MIM, WPA) on unlabelled tiles (see README "Pretraining").
+// `light pretrain`: pretrain LIGHT (MLM, MIM, WPA) on unlabelled tiles (see docs/commands.md, "light pretrain").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>

@@ -1,4 +1,4 @@
-// `light pretrain-poly`: pretrain the polygon encoder on word polygons (see README "Pretraining").
+// `light pretrain-poly`: pretrain the polygon encoder on word polygons (see docs/commands.md, "light pretrain-poly").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>

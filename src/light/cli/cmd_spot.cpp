@@ -9,6 +9,7 @@
 #include "light/error.h"
 #include "light/link/collection.h"
 #include "light/spot/spotter.h"
+#include "light/spot/spotter_config.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -18,13 +19,16 @@ void add_spot_command(CLI::App& app) {
   struct Args {
     std::string images, out, spotter, device = "cpu", shard;
     int threads = 0;
-    bool quiet = false, upright = false, small_lettering = false;
-    spot::SpotOptions options;
+    bool quiet = false, upright = false, small_lettering = false, stages = false, print_config = false;
+    spot::SpotOptions options;  // the values given; the rest are the spotter folder's (its spotter.json)
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand("spot", full_command_description("spot"));
-  cmd->add_option("--images", a->images, "A map image, or a folder of them")->required();
-  cmd->add_option("-o,--out", a->out, "MapText predictions to write (words with text and score, one group each)")->required();
+  cmd->add_option("--images", a->images, "A map image, or a folder of them (required)");
+  cmd->add_option("-o,--out", a->out, "MapText predictions to write (words with text and score, one group each; required)");
+  cmd->add_flag("--stages", a->stages, "List the spotter's stages, whether each runs and its settings (its spotter.json), and stop");
+  cmd->add_flag("--print-config", a->print_config,
+                "Print the settings the spotter would run with (with the options given) as a spotter.json, and stop");
   cmd->add_option("--spotter", a->spotter, "Spotter folder (default: the bundled models/spotter)");
   cmd->add_option("--alphabet", a->options.alphabet, "latin (letters with diacritics, digits, punctuation) | all")->capture_default_str();
   cmd->add_option("--min-score", a->options.min_score, "Drop words whose characters' mean probability is below")->capture_default_str();
@@ -43,7 +47,32 @@ void add_spot_command(CLI::App& app) {
   cmd->add_option("--threads", a->threads, "LibTorch threads (0 = all cores)")->capture_default_str();
   cmd->add_option("--device", a->device, "cpu | cuda")->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "No progress");
-  cmd->callback([a] {
+  cmd->callback([a, cmd] {
+    const bool listing = a->stages || a->print_config;
+    if (!listing && a->images.empty()) throw CLI::RequiredError("--images");
+    if (!listing && a->out.empty()) throw CLI::RequiredError("--out");
+    const std::string dir = a->spotter.empty() ? spot::default_spotter_dir() : a->spotter;
+    spot::SpotOptions options = spot::spotter_settings(dir);
+    // What the command line gives, over the folder's settings.
+    if (cmd->count("--alphabet")) options.alphabet = a->options.alphabet;
+    if (cmd->count("--min-score")) options.min_score = a->options.min_score;
+    if (cmd->count("--scale")) options.scale = a->options.scale;
+    if (cmd->count("--window")) options.window = a->options.window;
+    if (cmd->count("--glyph-score")) {
+      options.glyph_score = a->options.glyph_score;
+      if (options.glyph_score == 0) options.switch_off(spot::Stage::lone_glyphs);
+      else options.switch_on(spot::Stage::lone_glyphs);
+    }
+    if (a->upright) options.switch_off(spot::Stage::turned);
+    if (a->small_lettering) options.read_small_lettering();
+    if (a->stages) {
+      std::printf("spotter %s\n%s", dir.c_str(), spot::describe_stages(options).c_str());
+      return;
+    }
+    if (a->print_config) {
+      std::printf("%s\n", spot::spotter_config_json(options).dump(2).c_str());
+      return;
+    }
     check_output_is_not_input("--out", a->out, {{"--images", a->images}});
     auto images = spot::list_map_images(a->images);
     if (!a->shard.empty()) {  // the share link --collection --shard takes: by a hash of each name
@@ -53,12 +82,10 @@ void add_spot_command(CLI::App& app) {
       for (const size_t i : link::shard_indices(keys, a->shard)) mine.push_back(images[i]);
       images = std::move(mine);
     }
-    a->options.turned_pass = !a->upright;
-    if (a->small_lettering) a->options.read_small_lettering();
     model::PredictorOptions runtime;
     runtime.threads = a->threads;
     runtime.device = a->device;
-    spot::Spotter spotter(a->spotter.empty() ? spot::default_spotter_dir() : a->spotter, runtime, a->options);
+    spot::Spotter spotter(dir, runtime, options);
     check_output_is_not_input("--out", a->out);  // nor one of the images, nor a file of the spotter's: before any work
     const maptext::Dataset data = spot::spot_images(spotter, images, !a->quiet);
     size_t words = 0;

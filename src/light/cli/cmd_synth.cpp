@@ -1,4 +1,4 @@
-// `light synth`: labelled synthetic map tiles (see README "light synth").
+// `light synth`: labelled synthetic map tiles (see docs/commands.md, "light synth").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>

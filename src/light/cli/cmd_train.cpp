@@ -1,4 +1,4 @@
-// `light train`: fine-tune LIGHT on annotated maps (see README "light train").
+// `light train`: fine-tune LIGHT on annotated maps (see docs/commands.md, "light train").
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>

@@ -6,6 +6,7 @@
 
 #include "light/cli/commands.h"
 #include "light/spot/spotter.h"
+#include "light/spot/spotter_config.h"
 #include "light/train/detector_training.h"
 #include "light/train/recognizer_training.h"
 #include "light/error.h"
@@ -72,6 +73,7 @@ void add_train_spotter_command(CLI::App& app) {
       if (detector && cmd->count(o) > 0) std::fprintf(stderr, "note: %s is the recogniser's option (--part recognizer); the detector does not use it\n", o);
     if (a->max_words < 0) throw Error("--max-words: expected 0 (every example) or a count, got " + std::to_string(a->max_words));
     if (a->spotter_dir.empty()) a->spotter_dir = spot::default_spotter_dir();
+    spot::spotter_settings(a->spotter_dir);  // its spotter.json, which the trained spotter carries, read whole before the run
     if (*part == "detector") {
       d->train_json = a->train_json, d->train_images = a->train_images, d->val_json = a->val_json, d->val_images = a->val_images;
       d->spotter_dir = a->spotter_dir, d->out_dir = a->out_dir, d->epochs = a->epochs;

@@ -12,11 +12,10 @@ namespace light::data {
 
 namespace {
 using maptext::Point;
-double dist(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
 double perimeter(const std::vector<Point>& p) {
   double l = 0;
-  for (size_t i = 0; i < p.size(); ++i) l += dist(p[i], p[(i + 1) % p.size()]);
+  for (size_t i = 0; i < p.size(); ++i) l += geometry::distance(p[i], p[(i + 1) % p.size()]);
   return l;
 }
 
@@ -58,7 +57,7 @@ std::vector<Point> shrink_word_polygon(const std::vector<Point>& p, double d) {
   for (size_t k = 0; k < half; ++k) {  // facing vertices k (lower) and n-1-k (upper) drawn together
     Point& lo = out[k];
     Point& up = out[n - 1 - k];
-    const double len = dist(lo, up);
+    const double len = geometry::distance(lo, up);
     if (len <= 0) continue;
     const double t = std::min(d, 0.4 * len) / len;
     const Point l = lo, u = up;
@@ -68,7 +67,7 @@ std::vector<Point> shrink_word_polygon(const std::vector<Point>& p, double d) {
   // The two ends drawn in along the word (its length from the first to the last facing pair's middle).
   const Point first{(out[0].x + out[n - 1].x) / 2, (out[0].y + out[n - 1].y) / 2};
   const Point last{(out[half - 1].x + out[half].x) / 2, (out[half - 1].y + out[half].y) / 2};
-  const double length = dist(first, last);
+  const double length = geometry::distance(first, last);
   if (length > 0) {
     const double s = std::min(d, 0.4 * length);
     const Point u{(last.x - first.x) / length, (last.y - first.y) / length};

@@ -1,5 +1,5 @@
 // From a MapText tile to LIGHT's model inputs, exactly as the authors' dataset code builds them
-// (reference-notes §1.3–§1.10): group labels, word filtering, bbox scaling to 0–1000, polygon
+// (docs/reference-notes.md §1.3–§1.10): group labels, word filtering, bbox scaling to 0–1000, polygon
 // normalisation to 32 values, (y, x) order at test time, the <s> words </s> <pad>… token layout,
 // per-token boxes and polygons, first-token indices; plus windows so that no word is ever lost.
 #pragma once

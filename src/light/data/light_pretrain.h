@@ -1,4 +1,4 @@
-// LIGHT-pretraining labels (reference-notes §3.2), without LibTorch: masked language modelling (each
+// LIGHT-pretraining labels (docs/reference-notes.md §3.2), without LibTorch: masked language modelling (each
 // non-special token replaced by <mask> with probability 0.3), masked image modelling (exactly
 // ceil(0.4 x 196) of the 14 x 14 patches, their pixels zeroed) and word-patch alignment (does the
 // patch under a word's box centre stay visible?). The model side (heads, losses, the loop) builds on
@@ -67,7 +67,7 @@ struct LightPretrainSample {
   std::vector<int64_t> mim_labels;    // [grid²] the image tokenizer's code of every unmasked patch (empty without one)
 };
 
-// The sample of one tile (reference-notes §3.2): vertex dropout, the words in a random order with
+// The sample of one tile (docs/reference-notes.md §3.2): vertex dropout, the words in a random order with
 // their boxes and polygons (select_words's rules), tokens up to max_length — where the reference
 // rejects a tile whose words do not all fit and draws another, the words that fit are kept (a random
 // subset, since the order is random) and the rest counted in left_out — then MLM, MIM and WPA.

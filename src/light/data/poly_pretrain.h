@@ -1,4 +1,4 @@
-// Polygon-encoder pretraining data (reference-notes §3.1): the tiles' word polygons, and per tile a
+// Polygon-encoder pretraining data (docs/reference-notes.md §3.1): the tiles' word polygons, and per tile a
 // sample with the reference's vertex dropout, coordinate masking and the five geometric targets
 // (minimum-area-rectangle angle, centre x and y, first-to-last vertex distance, closest other polygon).
 // No LibTorch here: the model side is model/poly_pretrain.h.

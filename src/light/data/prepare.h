@@ -1,5 +1,5 @@
 // `light prepare`: every tile of a MapText file turned into LIGHT's model inputs and written to one
-// safetensors file, tensors named "<tile index>.<name>" as in ../shared/fixtures/parity/model.
+// safetensors file, tensors named "<tile index>.<name>" as in tests/data/parity/model/inputs.safetensors.
 #pragma once
 #include <string>
 #include <vector>

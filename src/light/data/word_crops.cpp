@@ -1,3 +1,4 @@
+#include "light/geometry/polygon.h"
 #include "light/data/word_crops.h"
 
 #include <opencv2/imgproc.hpp>
@@ -9,9 +10,6 @@
 
 namespace light::data {
 
-namespace {
-double dist(const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
-}  // namespace
 
 WordStrip straighten_word(const image::RgbImage& image, const std::vector<maptext::Point>& p, int height, int max_width) {
   const size_t n = p.size();
@@ -23,10 +21,10 @@ WordStrip straighten_word(const image::RgbImage& image, const std::vector<maptex
   std::vector<double> seg(half - 1);
   double length = 0, thickness = 0;
   for (size_t k = 0; k + 1 < half; ++k) {
-    seg[k] = (dist(lower[k], lower[k + 1]) + dist(upper[k], upper[k + 1])) / 2;
+    seg[k] = (geometry::distance(lower[k], lower[k + 1]) + geometry::distance(upper[k], upper[k + 1])) / 2;
     length += seg[k];
   }
-  for (size_t k = 0; k < half; ++k) thickness += dist(lower[k], upper[k]) / static_cast<double>(half);
+  for (size_t k = 0; k < half; ++k) thickness += geometry::distance(lower[k], upper[k]) / static_cast<double>(half);
   WordStrip out;
   out.height = height;
   out.width = std::clamp(static_cast<int>(std::lround(height * length / std::max(thickness, 1.0))), 8, max_width);

@@ -1,3 +1,4 @@
+#include "light/util/disjoint_sets.h"
 #include "light/eval/evaluator.h"
 
 #include <algorithm>
@@ -283,13 +284,9 @@ ImageResult evaluate_image(GeosContext& ctx, const Tile& gt_tile, const Tile* pr
       if (gt[i].has_box)
         for (int j : index.touching(gt[i].box)) consider(i, j);
     // Connected groups of candidates: rows 0..nr-1 and columns nr.. joined by union-find.
-    std::vector<int> root(static_cast<size_t>(nr) + nc);
-    for (size_t k = 0; k < root.size(); ++k) root[k] = static_cast<int>(k);
-    auto find = [&](int x) {
-      while (root[x] != x) x = root[x] = root[root[x]];
-      return x;
-    };
-    for (const Candidate& a : allowed) root[find(a.i)] = find(nr + a.j);
+    DisjointSets joined(static_cast<size_t>(nr) + nc);
+    auto find = [&](int x) { return static_cast<int>(joined.find(static_cast<size_t>(x))); };
+    for (const Candidate& a : allowed) joined.join(static_cast<size_t>(a.i), static_cast<size_t>(nr + a.j));
     std::unordered_map<int, std::vector<size_t>> groups;
     for (size_t k = 0; k < allowed.size(); ++k) groups[find(allowed[k].i)].push_back(k);
     for (const auto& [r, members] : groups) {

@@ -3,7 +3,7 @@
 //   2025 (default): word-level detection/recognition plus directed word-to-word "edges" (links).
 //   2024: the earlier phrase-level protocol; "link" tasks match whole groups (union polygon,
 //         space-joined text) instead of scoring edges.
-// See README "light eval" and ../shared/docs/reference-notes.md §6.
+// The tasks, the matching and where it deliberately differs from eval.py: docs/commands.md, "light eval".
 #pragma once
 #include <string>
 #include <utility>

@@ -1,6 +1,7 @@
 // Plain polygon helpers that need no geometry engine: points, bounding boxes, shoelace area.
 // Overlap computations (intersection, union, IoU) live in overlap.h and use GEOS.
 #pragma once
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct BBox {
 // An upper bound on the MapText IoU of two shapes from their boxes and areas alone:
 // intersection <= min(area_a, area_b, box overlap) and union >= max(area_a, area_b).
 double iou_upper_bound(const BBox& a, double area_a, const BBox& b, double area_b, double union_epsilon);
+
+// The straight-line distance between two points.
+inline double distance(const Point& a, const Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
 // Axis-aligned bounding box of all vertices (an empty polygon gives an all-zero box).
 BBox bbox(const Polygon& poly);

@@ -1,10 +1,5 @@
 #include "light/io/safetensors.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -45,38 +40,13 @@ int64_t TensorView::numel() const {
   return n;
 }
 
-SafeTensorsFile::SafeTensorsFile(const std::string& path) : path_(path) {
-  note_input(path, "a model file this command reads");
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw Error(path + ": cannot read: " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    throw Error(path + ": cannot read: " + std::strerror(errno));
-  }
-  size_ = static_cast<size_t>(st.st_size);
-  if (size_ < 8) {
-    ::close(fd);
-    throw Error(path + ": not a safetensors file (" + std::to_string(size_) + " bytes)");
-  }
-  map_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (map_ == MAP_FAILED) {
-    map_ = nullptr;
-    throw Error(path + ": cannot map: " + std::strerror(errno));
-  }
-  try {
-    index(static_cast<const unsigned char*>(map_), size_);
-  } catch (...) {
-    ::munmap(map_, size_);
-    map_ = nullptr;
-    throw;
-  }
+SafeTensorsFile::SafeTensorsFile(const std::string& path) : path_(path), bytes_(path, 8, "not a safetensors file") {
+  index(bytes_.data(), bytes_.size());
 }
 
-SafeTensorsFile::SafeTensorsFile(const std::string& name, std::string bytes) : path_(name), owned_(std::move(bytes)) {
-  if (owned_.size() < 8) throw Error(name + ": not a safetensors file (" + std::to_string(owned_.size()) + " bytes)");
-  index(reinterpret_cast<const unsigned char*>(owned_.data()), owned_.size());
+SafeTensorsFile::SafeTensorsFile(const std::string& name, std::string bytes) : path_(name), bytes_(std::move(bytes)) {
+  if (bytes_.size() < 8) throw Error(name + ": not a safetensors file (" + std::to_string(bytes_.size()) + " bytes)");
+  index(bytes_.data(), bytes_.size());
 }
 
 void SafeTensorsFile::index(const unsigned char* bytes, size_t size) {
@@ -137,9 +107,7 @@ void SafeTensorsFile::index(const unsigned char* bytes, size_t size) {
   }
 }
 
-SafeTensorsFile::~SafeTensorsFile() {
-  if (map_) ::munmap(map_, size_);
-}
+SafeTensorsFile::~SafeTensorsFile() = default;
 
 const TensorView& SafeTensorsFile::at(const std::string& name) const {
   auto it = tensors_.find(name);

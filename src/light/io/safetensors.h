@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "light/io/file_bytes.h"
+
 namespace light::io {
 
 enum class DType { F64, F32, F16, BF16, I64, I32, I16, I8, U8, BOOL };
@@ -43,9 +45,7 @@ class SafeTensorsFile {
 
  private:
   std::string path_;
-  std::string owned_;  // the bytes, when given in memory
-  void* map_ = nullptr;
-  size_t size_ = 0;
+  FileBytes bytes_;
   std::map<std::string, TensorView> tensors_;
   std::map<std::string, std::string> metadata_;
   void index(const unsigned char* bytes, size_t size);

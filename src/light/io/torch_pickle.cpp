@@ -1,10 +1,5 @@
 #include "light/io/torch_pickle.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <variant>
@@ -272,31 +267,11 @@ std::map<std::string, PthTensor> state_dict_from_pickle(const std::string& pickl
   return out;
 }
 
-PthFile::PthFile(const std::string& path) : path_(path) {
-  note_input(path, "a model file this command reads");
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0) throw Error(path + ": cannot read: " + std::strerror(errno));
-  struct stat st {};
-  ::fstat(fd, &st);
-  size_ = static_cast<size_t>(st.st_size);
-  map_ = size_ ? ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
-  ::close(fd);
-  if (map_ == MAP_FAILED) {
-    map_ = nullptr;
-    throw Error(path + ": not a PyTorch checkpoint (empty or unreadable)");
-  }
-  try {
-    index(static_cast<const unsigned char*>(map_), size_);
-  } catch (...) {
-    ::munmap(map_, size_);
-    map_ = nullptr;
-    throw;
-  }
-}
+PthFile::PthFile(const std::string& path) : path_(path), bytes_(path, 1, "not a PyTorch checkpoint") { index(bytes_.data(), bytes_.size()); }
 
-PthFile::PthFile(const std::string& name, std::string bytes) : path_(name), owned_(std::move(bytes)) {
-  if (owned_.empty()) throw Error(name + ": not a PyTorch checkpoint (empty or unreadable)");
-  index(reinterpret_cast<const unsigned char*>(owned_.data()), owned_.size());
+PthFile::PthFile(const std::string& name, std::string bytes) : path_(name), bytes_(std::move(bytes)) {
+  if (bytes_.size() == 0) throw Error(name + ": not a PyTorch checkpoint (0 bytes)");
+  index(bytes_.data(), bytes_.size());
 }
 
 void PthFile::index(const unsigned char* b, size_t size) {
@@ -364,8 +339,6 @@ void PthFile::index(const unsigned char* b, size_t size) {
   tensors_ = state_dict_from_pickle(pickle, storages, path);
 }
 
-PthFile::~PthFile() {
-  if (map_) ::munmap(map_, size_);
-}
+PthFile::~PthFile() = default;
 
 }  // namespace light::io

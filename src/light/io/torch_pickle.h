@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "light/io/file_bytes.h"
 #include "light/io/safetensors.h"
 
 namespace light::io {
@@ -39,9 +40,7 @@ class PthFile {
 
  private:
   std::string path_;
-  std::string owned_;  // the bytes, when given in memory
-  void* map_ = nullptr;
-  size_t size_ = 0;
+  FileBytes bytes_;
   std::map<std::string, PthTensor> tensors_;
   void index(const unsigned char* bytes, size_t size);
 };

@@ -1,4 +1,4 @@
-// From the model's successor probabilities to phrases (paper Algorithms S1 and S2; reference-notes
+// From the model's successor probabilities to phrases (paper Algorithms S1 and S2; docs/reference-notes.md
 // §5): every word repeatedly claims its most probable successor; when two words claim the same one,
 // the one the claimed word prefers as predecessor (bi_probs) keeps it and the other's entry is zeroed;
 // a word claiming itself ends a phrase. Phrases are then read backwards from their end words.

@@ -1,9 +1,9 @@
 // How a word is lettered, as far as the decoder needs it: its ink colour, its height and its case
 // (capitals, an initial capital, small letters). A name set on two lines, or spread across a region,
-// keeps one lettering; an unrelated label on the line below usually has another: on the calibration
-// tiles of the bundled model, the median ink distance of true next-line pairs is 0.04-0.05, that of
-// the false next-line links it makes 0.21; same case 75-83 % against 49 %; |log height ratio| 0.02-0.03
-// against 0.13 (docs/default-model.md, "Lettering"). The decoding prior (decoding_prior.h) uses it.
+// keeps one lettering; an unrelated label on the line below usually has another. The model reads its
+// window too small to see a word's ink and case, so the decoding prior (decoding_prior.h) reads them
+// from the map here. How true and false next-line pairs differ in each: docs/notes/2026-11-default-model.md,
+// "Lettering: a decoding prior that tells a name's next line from a label below".
 #pragma once
 #include <vector>
 

@@ -8,34 +8,30 @@
 #include "light/error.h"
 #include "light/geometry/link_class.h"
 #include "light/link/decoding_prior.h"
+#include "light/util/disjoint_sets.h"
 
 namespace light::link {
 
 namespace {
-int root(std::vector<int>& parent, int k) {
-  while (parent[static_cast<size_t>(k)] != k) k = parent[static_cast<size_t>(k)] = parent[static_cast<size_t>(parent[static_cast<size_t>(k)])];
-  return k;
-}
 bool on_one_line(geometry::LinkClass c) { return c != geometry::LinkClass::NextLine && c != geometry::LinkClass::Above; }
 }  // namespace
 
 std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<geometry::ReadingFrame>& frames) {
   const size_t n = successors.size();
   if (frames.size() != n) throw Error("line alignment: " + std::to_string(n) + " words and " + std::to_string(frames.size()) + " frames");
-  std::vector<int> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
+  DisjointSets lines_of_words(n);
   for (size_t i = 0; i < n; ++i) {
     const int j = successors[i];
     if (j < 0 || static_cast<size_t>(j) >= n || static_cast<size_t>(j) == i) continue;
     if (on_one_line(geometry::classify_link(frames[i], frames[static_cast<size_t>(j)])))
-      parent[static_cast<size_t>(root(parent, static_cast<int>(i)))] = root(parent, j);
+      lines_of_words.join(i, static_cast<size_t>(j));
   }
   std::vector<int> number(n, -1), out(n);
   int lines = 0;
   for (size_t k = 0; k < n; ++k) {
-    const int r = root(parent, static_cast<int>(k));
-    if (number[static_cast<size_t>(r)] < 0) number[static_cast<size_t>(r)] = lines++;
-    out[k] = number[static_cast<size_t>(r)];
+    const size_t r = lines_of_words.find(k);
+    if (number[r] < 0) number[r] = lines++;
+    out[k] = number[r];
   }
   return out;
 }

@@ -3,10 +3,8 @@
 //
 // A name set on two or more lines is set as a block: its lines start together, end together or
 // share a centre (left-, right-aligned or centred). An unrelated label below mostly does none of
-// these. On the bundled model's calibration tiles, 79-92 % of the true next-line links (made or missed)
-// have lines whose left ends, right ends or centres lie within 0.3 of the word's heights; 21 % of the
-// false next-line links it made, 3 % of the other next-line candidates (docs/default-model.md,
-// "Lines that line up").
+// these, so whether the lines line up tells a name's next line from a label below where the model's
+// own scores do not.
 //
 // The lines are those of a first decoding: the words joined by its same-line links (neither on the
 // next line nor above, geometry/link_class.h). Seen from word i, on the direction of its own reading
@@ -18,14 +16,13 @@
 // one baseline, straight or curved (along a river or a road, each word at its own angle); the word that
 // happens to lie further along mostly does not. "On the baseline": heights within kBaselineLogHeight
 // (in log), the reading directions within kBaselineTurnDegrees, and the chord between the two centres
-// within kBaselineDegrees of the mean of the two directions (as on a straight line or a circular arc).
-// On the same tiles, 86 % of the true spread links the model missed are on it, 95 % of those it made,
-// 11 % of the false spread links it made, 6 % of the other spread candidates. (A straight baseline
-// alone, across by at most a quarter height and angles within 3 degrees: 70 %, 77 %, 9 %, 3 %.)
+// within kBaselineDegrees of the mean of the two directions (as on a straight line or a circular arc:
+// a straight baseline alone lowered the right links of names set along a curve).
 //
 // Only a line's last word and a line's first word (in the first decoding) are raised toward each other;
-// a word inside a line keeps the link the model gave it (raising every aligned candidate took near
-// links: same-line recall fell from 97 to 92 % on those tiles).
+// a word inside a line keeps the link the model gave it (raising every aligned candidate cost near
+// links). How often each test holds for true and false links, and the factors tried:
+// docs/notes/2026-11-default-model.md, "Lines that line up".
 #pragma once
 #include <vector>
 

@@ -1,5 +1,5 @@
 // LIGHT model sizes, read from a model folder's config.json (the format of
-// ../shared/fixtures/parity/model/config.json: sections "layoutlmv3" and "poly_encoder"); never
+// tests/data/parity/model/config.json: sections "layoutlmv3" and "poly_encoder"); never
 // hard-coded. The defaults are the released LIGHT model's (LayoutLMv3-base + a 768/6/8 polygon BERT).
 #pragma once
 #include <string>

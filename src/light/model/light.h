@@ -163,7 +163,7 @@ struct LightTextLinkingImpl : torch::nn::Module {
 };
 TORCH_MODULE(LightTextLinking);
 
-// Successor / predecessor targets from word labels (reference-notes §1.10): t_next[i] = the word
+// Successor / predecessor targets from word labels (docs/reference-notes.md §1.10): t_next[i] = the word
 // labelled (g, s+1) if present, else i; t_prev likewise with (g, s-1).
 void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next, std::vector<int64_t>& prev);
 

@@ -1,4 +1,4 @@
-// The LIGHT pretraining model (reference-notes §3.2, the authors' `LightPretrain`): LIGHT's trunk
+// The LIGHT pretraining model (docs/reference-notes.md §3.2, the authors' `LightPretrain`): LIGHT's trunk
 // (`light.*`, the same module and names as the fine-tuning model's, so its weights carry over one to
 // one) with three heads: token_mlp H -> H -> vocab (masked language modelling), visual_mlp H -> H ->
 // codes (masked image modelling against an image tokenizer's codes) and wpa_mlp 2H -> H -> H -> 1

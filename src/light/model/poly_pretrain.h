@@ -1,4 +1,4 @@
-// The polygon-encoder pretraining model (reference-notes §3.1, the authors' `PolyPretrain`): the
+// The polygon-encoder pretraining model (docs/reference-notes.md §3.1, the authors' `PolyPretrain`): the
 // polygon encoder's trunk (cls_token, coord_embedding, position_embedding, encoder.*; no final norm)
 // with the reference's heads (reconstruct_mlp, center_x_mlp, center_y_mlp, height_mlp, angle_mlp:
 // H -> H/2 -> 1; dist_mlp: H -> H -> H), and its seven losses. Parameter names are the reference

@@ -22,7 +22,7 @@ std::map<std::string, std::string> source_metadata(const io::OnnxModel& m) {
 ImportReport import_ppocr(const ImportOptions& o) {
   ImportReport r;
   check_can_make_folder("--out", o.out_dir);
-  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt", "spotter.json"})
     if (std::filesystem::exists(std::filesystem::path(o.out_dir) / f))
       throw Error(o.out_dir + " (--out): already holds " + f + "; import into a new folder");
   const io::OnnxModel det = io::read_onnx_model(o.detector_onnx);

@@ -50,12 +50,13 @@ std::vector<float> SpotterModels::text_probability(const std::vector<float>& ima
   return std::vector<float>(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
 }
 
-std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& crops, int b, int w, const std::vector<bool>& allowed) {
-  if (b <= 0 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * 48 * w)
-    throw Error("read_lines: expected [b, 3, 48, w] crops");
+std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed,
+                                                   int space_class) {
+  if (b <= 0 || h < 8 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * h * w)
+    throw Error("read_lines: expected [b, 3, h, w] crops");
   torch::NoGradGuard no_grad;
   use_threads(impl_->threads);
-  const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, 48, w}, torch::kFloat32)
+  const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, h, w}, torch::kFloat32)
                               .to(impl_->device)
                               .contiguous(torch::MemoryFormat::ChannelsLast);
   if (!allowed.empty() && static_cast<int>(allowed.size()) != classes())
@@ -70,7 +71,13 @@ std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& cro
   // Softmax over the classes read alone (the others' logits never computed).
   const torch::Tensor all = torch::softmax(impl_->recognizer->forward(x, impl_->allowed_ids), -1);  // [b, T, K]
   const auto best = all.max(-1);
-  const torch::Tensor space = all.select(2, all.size(2) - 1).to(torch::kCPU).contiguous();  // the space is the last class
+  int64_t space_at = all.size(2) - 1;  // the last allowed class is the last class
+  if (space_class >= 0) {
+    const torch::Tensor at = (impl_->allowed_ids == space_class).nonzero();
+    if (at.size(0) != 1) throw Error("read_lines: the space's class " + std::to_string(space_class) + " is not one the recogniser may read");
+    space_at = at[0][0].item<int64_t>();
+  }
+  const torch::Tensor space = all.select(2, space_at).to(torch::kCPU).contiguous();
   const torch::Tensor ids_k = std::get<1>(best);
   const torch::Tensor cls = impl_->allowed_ids.index_select(0, ids_k.flatten()).view_as(ids_k);
   const torch::Tensor probs = std::get<0>(best).to(torch::kCPU).contiguous(), ids = cls.to(torch::kCPU).to(torch::kInt).contiguous();

@@ -15,7 +15,7 @@ struct StepClasses {
   int steps = 0;              // T, the crop's width / 8
   std::vector<int> ids;       // [T]
   std::vector<float> probs;   // [T]
-  std::vector<float> space;   // [T] the probability of the last class (the space, in PaddleOCR's dictionaries)
+  std::vector<float> space;   // [T] the probability of the space's class
 };
 
 class SpotterModels {
@@ -30,10 +30,12 @@ class SpotterModels {
   // image: [3, h, w] planes (BGR, normalised with ImageNet's mean and std), h and w multiples of 32.
   // Returns the text probability of every pixel, [h, w] row-major.
   std::vector<float> text_probability(const std::vector<float>& image, int h, int w);
-  // crops: [b, 3, 48, w] (BGR, (x/255 - 0.5) / 0.5, padded on the right with 0); `allowed` (size
-  // classes(), or empty for all): classes that may be read (the blank always may). Softmax over the
-  // allowed classes, then each step's best.
-  std::vector<StepClasses> read_lines(const std::vector<float>& crops, int b, int w, const std::vector<bool>& allowed);
+  // crops: [b, 3, h, w] (BGR, (x/255 - 0.5) / 0.5, padded on the right with 0; PP-OCR's recognisers
+  // read h = 48); `allowed` (size classes(), or empty for all): classes that may be read (the blank
+  // always may). Softmax over the allowed classes, then each step's best; `space_class` (-1: the last
+  // class, the space in PaddleOCR's dictionaries; it must be allowed) gives StepClasses::space.
+  std::vector<StepClasses> read_lines(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed,
+                                      int space_class = -1);
 
  private:
   struct Impl;

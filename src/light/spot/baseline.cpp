@@ -1,3 +1,4 @@
+#include "light/image/ink.h"
 #include "light/spot/baseline.h"
 
 #include <algorithm>
@@ -59,12 +60,11 @@ std::optional<double> baseline_direction(const image::RgbImage& image, const Tex
   if (std::count_if(t.begin(), t.end(), [](char32_t ch) { return ch != U' '; }) < 2) return std::nullopt;
   for (char32_t ch : t)  // below the line
     if (std::u32string_view(U"gjpqyQ,;").find(ch) != std::u32string_view::npos) return std::nullopt;
-  const auto& c = box.corners;
   const double L = box.length(), H = box.height();
   if (!(L >= 4 && H >= 4)) return std::nullopt;
-  const double base = std::atan2(c[1].y - c[0].y, c[1].x - c[0].x);
+  const double base = box.direction();
   const double ux = std::cos(base), uy = std::sin(base), vx = -uy, vy = ux;
-  const double cx = (c[0].x + c[1].x + c[2].x + c[3].x) / 4, cy = (c[0].y + c[1].y + c[2].y + c[3].y) / 4;
+  const auto [cx, cy] = box.centroid();
   // The ink about the box, far enough for the word turned within it.
   const int R = static_cast<int>(std::ceil(0.9 * std::max(L, H))) + 2;
   const cv::Rect area = cv::Rect(static_cast<int>(cx) - R, static_cast<int>(cy) - R, 2 * R + 1, 2 * R + 1) & cv::Rect(0, 0, image.width, image.height);
@@ -76,19 +76,15 @@ std::optional<double> baseline_direction(const image::RgbImage& image, const Tex
   for (int y = 0; y < area.height; ++y)
     for (int x = 0; x < area.width; ++x) {
       const uint8_t* p = &image.rgb[(static_cast<size_t>(area.y + y) * image.width + area.x + x) * 3];
-      const uint8_t g = static_cast<uint8_t>((299 * p[0] + 587 * p[1] + 114 * p[2]) / 1000);
+      const uint8_t g = light::image::grey_of(p);
       grey.at<uint8_t>(y, x) = g;
       const double dx = area.x + x + 0.5 - cx, dy = area.y + y + 0.5 - cy;
       if (std::abs(dx * ux + dy * uy) <= L / 2 && std::abs(dx * vx + dy * vy) <= H / 2) inside.push_back(g);
     }
   std::vector<uint8_t> all(grey.begin<uint8_t>(), grey.end<uint8_t>());
-  auto quantile = [](std::vector<uint8_t>& v, double q) {
-    auto at = v.begin() + static_cast<long>(q * static_cast<double>(v.size() - 1));
-    std::nth_element(v.begin(), at, v.end());
-    return static_cast<double>(*at);
-  };
   if (inside.empty()) return std::nullopt;
-  const double dark = quantile(inside, 0.03), paper = quantile(all, 0.7);
+  const double dark = light::image::grey_quantile(inside, light::image::kInkQuantile);
+  const double paper = light::image::grey_quantile(all, light::image::kPaperQuantile);
   if (paper - dark < o.min_contrast) return std::nullopt;
   cv::Mat ink;
   cv::threshold(grey, ink, (dark + paper) / 2, 255, cv::THRESH_BINARY_INV);

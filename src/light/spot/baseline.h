@@ -1,8 +1,8 @@
 // The direction of a short word's baseline, found in its ink. A word of two or three letters ("St.",
 // "Co.", "Mt") comes out of the detector as a box about as high as long, and the minimum-area
-// rectangle of such a region says little of which way its lettering runs: on held-out city plans 17 %
-// of them came out level or upright where their street ran at 13-25 degrees, and the linker then left
-// "Sullivan" and its "St." apart. Letters stand on one line: the word's pieces of ink (letters, a
+// rectangle of such a region says little of which way its lettering runs (a street's "St." set along it
+// came out level or upright, and the linker left it apart from its name: docs/notes/2026-11-spotter.md,
+// "Short words turned along their letters"). Letters stand on one line: the word's pieces of ink (letters, a
 // full stop) are found about its box, and the direction within a range about the box's own along
 // which their lowest points line up best is the word's (each piece weighted by its ink, so that a
 // dot or an accent counts little).

@@ -1,3 +1,4 @@
+#include "light/image/ink.h"
 #include "light/spot/ink_extent.h"
 
 #include <algorithm>
@@ -36,15 +37,11 @@ std::optional<AcrossExtent> ink_extent(const image::RgbImage& image, const std::
   for (int y = 0; y < H; ++y)
     for (int x = x0; x < x1; ++x) {
       const uint8_t* p = &s.rgb[(static_cast<size_t>(y) * s.width + x) * 3];
-      grey.push_back(static_cast<uint8_t>((299 * p[0] + 587 * p[1] + 114 * p[2]) / 1000));
+      grey.push_back(light::image::grey_of(p));
     }
   std::vector<uint8_t> sorted = grey;
-  auto quantile = [&](double q) {
-    auto at = sorted.begin() + static_cast<long>(q * static_cast<double>(sorted.size() - 1));
-    std::nth_element(sorted.begin(), at, sorted.end());
-    return static_cast<double>(*at);
-  };
-  const double dark = quantile(0.03), paper = quantile(0.7);
+  const double dark = light::image::grey_quantile(sorted, light::image::kInkQuantile);
+  const double paper = light::image::grey_quantile(sorted, light::image::kPaperQuantile);
   if (paper - dark < o.min_contrast) return std::nullopt;
   const double cut = (dark + paper) / 2;
   const int cols = x1 - x0;

@@ -1,15 +1,14 @@
 // A spotted word's outline fitted across to its lettering. The detector's line boxes are a grown
-// probability region: a word cut from one is as high as its line's box, not its letters, and the ratio
-// spreads widely (the log of its height over the drawn outline's: standard deviation 0.13-0.16 on
-// held-out synthetic tiles). A linker reads two words lettered alike as parts of one name, so it reads
+// probability region: a word cut from one is as high as its line's box, not its letters, and that
+// height spreads widely about the drawn outline's (docs/spotter.md, step 8). A linker reads two words lettered alike as parts of one name, so it reads
 // these differences as lettering. Here a line's upper and lower edges are moved to where its letters
 // begin and end across it: the line straightened with some paper above and below, its ink (darker than
 // halfway between its paper and its darkest), the rows holding at least half the most inked row's ink
 // (the letters' core), and the pieces of ink reaching into that core, each whole (a capital's top, a
 // descender), leaving out what runs off the strip (a line crossing, the next line's letters); plus a
 // margin, as a person draws a word's outline. All the words of a line take its extent, so that words
-// set alike stay alike (fitted word by word, "Badger" with its descender came out 1.5 times as high as
-// "Butte" beside it, and the linker left them apart).
+// set alike stay alike (fitted word by word, a word with a descender comes out higher than its
+// neighbour without one, and the linker reads them as lettered apart).
 #pragma once
 #include <optional>
 #include <vector>

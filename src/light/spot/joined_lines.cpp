@@ -6,29 +6,10 @@
 #include <vector>
 
 #include "light/spot/text_boxes.h"
+#include "light/util/disjoint_sets.h"
 
 namespace light::spot {
 namespace {
-// Union-find over n items: which runs they fall into.
-class Runs {
- public:
-  explicit Runs(size_t n) : root_(n) {
-    for (size_t i = 0; i < n; ++i) root_[i] = i;
-  }
-  size_t find(size_t i) {
-    while (root_[i] != i) i = root_[i] = root_[root_[i]];
-    return i;
-  }
-  void join(size_t a, size_t b) { root_[find(a)] = find(b); }
-  std::vector<std::vector<size_t>> runs() {  // indexed by root; the others empty
-    std::vector<std::vector<size_t>> out(root_.size());
-    for (size_t i = 0; i < root_.size(); ++i) out[find(i)].push_back(i);
-    return out;
-  }
-
- private:
-  std::vector<size_t> root_;
-};
 
 // The line through (mx, my) at `angle` (radians) spanning every corner of boxes[members], scored by
 // their mean score; the members are marked in `joined`.
@@ -72,25 +53,25 @@ std::vector<TextBox> join_line_pieces(std::vector<TextBox> boxes, const TextBoxO
     const TextBox& b = boxes[k];
     if (b.bent() || b.length() < b.height() || b.length() <= 0) continue;
     const auto& c = b.corners;
-    pieces.push_back({k, (c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, (c[1].x - c[0].x) / b.length(), (c[1].y - c[0].y) / b.length(),
+    pieces.push_back({k, b.middle().x, b.middle().y, (c[1].x - c[0].x) / b.length(), (c[1].y - c[0].y) / b.length(),
                       b.length(), b.height()});
     reach = std::max(reach, b.length() + o.piece_join * b.height());
   }
   const size_t n = pieces.size();
   if (n < 2) return boxes;
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.x < b.x; });
-  Runs together(n);
+  DisjointSets together(n);
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 1; j < n && pieces[j].x - pieces[i].x <= reach; ++j) {
       const Piece &a = pieces[i], &b = pieces[j];
-      if (std::max(a.high, b.high) > 1.3 * std::min(a.high, b.high)) continue;
+      if (std::max(a.high, b.high) > o.piece_height * std::min(a.high, b.high)) continue;
       if (std::abs(a.ux * b.uy - a.uy * b.ux) > 0.17) continue;  // more than 10 degrees apart
       const double dx = b.x - a.x, dy = b.y - a.y, high = (a.high + b.high) / 2;
-      if (std::abs(-dx * a.uy + dy * a.ux) > 0.25 * high || std::abs(-dx * b.uy + dy * b.ux) > 0.25 * high) continue;
+      if (std::abs(-dx * a.uy + dy * a.ux) > o.piece_axis * high || std::abs(-dx * b.uy + dy * b.ux) > o.piece_axis * high) continue;
       const double gap = std::abs(dx * a.ux + dy * a.uy) - (a.len + b.len) / 2;
       if (gap < o.piece_join * high) together.join(i, j);
     }
-  const std::vector<std::vector<size_t>> runs = together.runs();
+  const std::vector<std::vector<size_t>> runs = together.groups();
   std::vector<bool> joined(boxes.size(), false);
   std::vector<TextBox> out;
   for (const auto& run : runs) {
@@ -289,8 +270,8 @@ std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextB
   for (size_t k = 0; k < boxes.size(); ++k) {
     const double a = boxes[k].length(), b = boxes[k].height(), big = std::max(a, b);
     if (big <= o.letter_aspect * std::min(a, b)) {
-      const auto& c = boxes[k].corners;
-      letters.push_back({k, (c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, big});
+      const maptext::Point m = boxes[k].middle();
+      letters.push_back({k, m.x, m.y, big});
     }
   }
   const size_t n = letters.size();
@@ -300,7 +281,7 @@ std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextB
   double reach = 0;
   for (const Letter& l : letters) reach = std::max(reach, o.letter_join * l.size);
   // Runs: letters joined to their near neighbours of like size (union-find).
-  Runs together(n);
+  DisjointSets together(n);
   for (size_t i = 0; i < n; ++i)
     for (size_t j = i + 1; j < n && letters[j].x - letters[i].x <= reach; ++j) {
       const Letter &a = letters[i], &b = letters[j];
@@ -311,7 +292,7 @@ std::vector<TextBox> join_spaced_letters(std::vector<TextBox> boxes, const TextB
   std::vector<bool> joined(boxes.size(), false);
   std::vector<TextBox> out;
   std::vector<Chain> chains;
-  for (const auto& run : together.runs())
+  for (const auto& run : together.groups())
     if (run.size() >= static_cast<size_t>(o.letter_run))
       for (Chain& c : straight_chains(letters, run, boxes, o)) {
         for (size_t& i : c.letters) i = letters[i].box;  // from here on, boxes

@@ -1,6 +1,6 @@
 // Letters standing alone (a city block's letter, a section's figure, a sheet's number): the text
-// detector was trained on lines of text and mostly does not see them at all (its probability under
-// 0.01 on a clear 25 px "N"). They are looked for in the ink instead: dark marks of a letter's size
+// detector was trained on lines of text and mostly does not see them at all (docs/spotter.md, step 5).
+// They are looked for in the ink instead: dark marks of a letter's size
 // and shape, alone on the paper and away from every line found, each a candidate the recogniser reads
 // with the paper about it; the spotter keeps the ones it reads confidently as one or two letters or
 // figures (Spotter::spot, SpotOptions::glyphs).

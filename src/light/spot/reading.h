@@ -42,8 +42,8 @@ struct ReadWord {
 // A word spans its characters, half a pitch beyond its first and last characters' centres; where it
 // meets another word of the line, further, up to `reach` pitches more but never past halfway between
 // the two words' facing characters, as a person draws a word's outline with some paper about it (cut
-// at its letters, words of two or three letters came out 8 % shorter than drawn, and the words of
-// one line lay further apart than drawn ones; the linker learned the drawn ones). In steps,
+// at its letters, short words come out shorter than drawn ones, and the linker learned the drawn
+// ones: docs/spotter.md, step 7). In steps,
 // over `used_steps` (the steps the crop's own width covers), clamped to the line; the first word
 // starts and the last ends with the line.
 struct SplitOptions {

@@ -10,18 +10,13 @@
 #include <numeric>
 #include <nlohmann/json.hpp>
 
-#include "light/data/detector_targets.h"
-#include "light/data/word_crops.h"
 #include "light/error.h"
-#include "light/model/spotter_models.h"
-#include "light/spot/lone_glyphs.h"
-#include "light/spot/reading.h"
-#include "light/spot/spaced_words.h"
+#include "light/spot/line_crops.h"
+#include "light/spot/line_models.h"
+#include "light/spot/spotter_config.h"
 #include "light/util/bundled.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
-#include "light/util/unicode.h"
-#include "light/util/utf8.h"
 
 namespace light::spot {
 
@@ -38,23 +33,37 @@ std::string default_spotter_dir() {
 }
 
 struct Spotter::Impl {
-  model::SpotterModels models;
-  Dictionary dict;
-  std::vector<bool> allowed;
+  LineModels models;
   SpotOptions options;
   Impl(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& o)
-      : models(dir, runtime), dict(dir + "/keys.txt", models.classes()), allowed(dict.allowed(o.alphabet)), options(o) {}
+      : models(load_line_models(dir, runtime, o)), options(o) {}
   // The detector's probabilities over `area` (image pixels) of the image resized by `scale` (turned a
   // quarter when `turned`), put into `prob` (a byte a pixel, the image's size) where higher.
   void detect_into(cv::Mat& prob, const image::RgbImage& image, const cv::Rect& area, double scale, bool turned);
+  // The lines of `prob` (db_boxes, and bend, spaced_letters, line_pieces as they run).
+  std::vector<TextBox> boxes_in(const cv::Mat& prob) const;
   // The lines of the upright reading, its probability map left in `prob`.
   std::vector<TextBox> lines_at(const image::RgbImage& image, double scale, cv::Mat& prob);
-  // Those lines with the small ones a reading enlarged again finds (SpotOptions::small_quantile).
+  // With scale 0: the lines read again enlarged when the lettering found is small (the enlarged stage).
+  std::vector<TextBox> enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes);
+  // Those lines with the small ones a reading enlarged again finds (the small_lettering stage).
   std::vector<TextBox> with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes);
-  // Those lines with the steep ones a reading turned a quarter finds in `areas` (SpotOptions::turned_pass).
+  // Those lines with the steep ones a reading turned a quarter finds in `areas` (the turned stage).
   std::vector<TextBox> with_turned_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
                                          std::vector<TextBox> upright);
+  // Every crop read by the recogniser, in batches of one padded width, split into words (the reading stage).
+  std::vector<CropReading> read_crops(const std::vector<Crop>& crops);
 };
+
+namespace {
+std::string number(double v) {
+  char s[32];
+  std::snprintf(s, sizeof s, "%g", v);
+  return s;
+}
+}  // namespace
+
+Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime) : Spotter(dir, runtime, spotter_settings(dir)) {}
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
   if (!(options.scale == 0 || (options.scale >= 0.1 && options.scale <= 8))) throw Error("--scale: expected 0 (auto) or 0.1 to 8");
@@ -68,29 +77,25 @@ Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime,
   if (!(options.min_score >= 0 && options.min_score <= 1))
     throw Error("--min-score: expected a probability from 0 to 1 (words whose characters' mean probability is below are dropped)");
   if (!(options.small_quantile >= 0 && options.small_quantile < 1)) throw Error("small_quantile: expected 0 (not read again) to below 1");
-  if (options.small_quantile > 0 && options.scale != 0) {
-    char scale[32];
-    std::snprintf(scale, sizeof scale, "%g", options.scale);
+  if (options.runs(Stage::small_lettering) && options.scale != 0)
     throw Error("--small-lettering: the map is read again enlarged from the scale its lettering sets, so only with --scale 0 (auto, the "
-                "default); with --scale " + std::string(scale) + " leave it out");
-  }
+                "default); with --scale " + number(options.scale) + " leave it out");
+  if (options.strip_height < 8 || options.stride < 1 || options.batch < 1)
+    throw Error("recognizer: expected strip_height 8 or more, stride 1 or more, batch 1 or more");
+  for (const Stage s : {Stage::db_boxes, Stage::reading})
+    if (!options.runs(s)) throw Error(std::string("stages: ") + stage_info(s).name + " always runs");
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
     if (!fs::is_regular_file(fs::path(dir) / f)) throw Error(dir + ": not a spotter folder (no " + f + ")");
   impl_ = std::make_unique<Impl>(dir, runtime, options);
 }
+
+const SpotOptions& Spotter::options() const { return impl_->options; }
 
 Spotter::~Spotter() = default;
 Spotter::Spotter(Spotter&&) noexcept = default;
 Spotter& Spotter::operator=(Spotter&&) noexcept = default;
 
 namespace {
-
-// The detector's input for a window of RGB pixels padded to pw x ph (data::detector_planes).
-std::vector<float> detector_input(const cv::Mat& rgb, int pw, int ph) {
-  std::vector<float> out(static_cast<size_t>(3) * pw * ph);
-  data::detector_planes(rgb.ptr<uint8_t>(), rgb.cols, rgb.rows, rgb.step[0], pw, ph, out.data());
-  return out;
-}
 
 int round_up32(int v) { return (v + 31) / 32 * 32; }
 
@@ -105,7 +110,7 @@ std::vector<double> heights_of(const std::vector<TextBox>& boxes) {
 // Where the upright reading saw something that is not a level line: every place its probability map
 // reaches `low` outside the level lines it found (line work, far longer than thick, left out), each
 // grown by its own extent (a steep name seen upright is often a letter or two) and 8 px.
-std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<TextBox>& upright, double low) {
+std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<TextBox>& upright, double low, double line_work) {
   cv::Mat mask;
   cv::threshold(prob, mask, low * 255, 255, cv::THRESH_BINARY);
   for (const TextBox& b : upright) {
@@ -121,7 +126,7 @@ std::vector<cv::Rect> unsettled_regions(const cv::Mat& prob, const std::vector<T
   for (const auto& blob : blobs) {
     const cv::RotatedRect r = cv::minAreaRect(blob);
     const double longer = std::max(r.size.width, r.size.height), shorter = std::min(r.size.width, r.size.height);
-    if (longer < 3 || longer > 25 * std::max(shorter, 1.0)) continue;  // a speck, or line work
+    if (longer < 3 || longer > line_work * std::max(shorter, 1.0)) continue;  // a speck, or line work
     const cv::Rect b = cv::boundingRect(blob);
     const int pad = std::max(b.width, b.height) + 8;
     rects.push_back(cv::Rect(b.x - pad, b.y - pad, b.width + 2 * pad, b.height + 2 * pad) & image);
@@ -152,33 +157,37 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   cv::Mat prob;
   double scale = o.scale > 0 ? o.scale : 1;
   std::vector<TextBox> boxes = impl_->lines_at(image, scale, prob);
-  // Auto: read at 1, then again enlarged when the lettering found is small (the detector was
-  // trained on text some 20-40 px high): so that the median line is `auto_height` pixels high.
-  if (o.scale == 0 && !boxes.empty()) {
-    std::vector<double> heights = heights_of(boxes);
-    std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
-    const double median = heights[heights.size() / 2];
-    const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
-    if (enlarged > 1.2) {
-      std::vector<TextBox> at_one = std::move(boxes);
-      boxes = impl_->lines_at(image, scale = enlarged, prob);
-      if (o.large_height > 0)
-        boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height);
-    }
-  }
+  if (o.scale == 0 && o.runs(Stage::enlarged)) boxes = impl_->enlarged_lines(image, scale, prob, std::move(boxes));
   // Where to read the image turned is told by the upright map, which is then let go: a whole map
   // holds one map at a time.
   std::vector<cv::Rect> turned;
-  if (o.turned_pass)
-    turned = o.unsettled > 0 ? unsettled_regions(prob, boxes, o.unsettled) : std::vector<cv::Rect>{cv::Rect(0, 0, image.width, image.height)};
+  if (o.runs(Stage::turned))
+    turned = o.unsettled > 0 ? unsettled_regions(prob, boxes, o.unsettled, o.line_work) : std::vector<cv::Rect>{cv::Rect(0, 0, image.width, image.height)};
   prob.release();
-  if (o.scale == 0) boxes = impl_->with_small_lines(image, scale, std::move(boxes));
+  if (o.scale == 0 && o.runs(Stage::small_lettering)) boxes = impl_->with_small_lines(image, scale, std::move(boxes));
   return impl_->with_turned_lines(image, scale, turned, std::move(boxes));
+}
+
+std::vector<TextBox> Spotter::Impl::enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes) {
+  // Read at 1, then again enlarged when the lettering found is small (the detector was trained on
+  // text some 20-40 px high): so that the median line is `auto_height` pixels high.
+  const SpotOptions& o = options;
+  if (boxes.empty()) return boxes;
+  std::vector<double> heights = heights_of(boxes);
+  std::nth_element(heights.begin(), heights.begin() + static_cast<long>(heights.size() / 2), heights.end());
+  const double median = heights[heights.size() / 2];
+  const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
+  if (enlarged <= 1.2) return boxes;
+  std::vector<TextBox> at_one = std::move(boxes);
+  boxes = lines_at(image, scale = enlarged, prob);
+  if (o.large_height > 0)
+    boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height, o.large_overlap);
+  return boxes;
 }
 
 std::vector<TextBox> Spotter::Impl::with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes) {
   const SpotOptions& o = options;
-  if (o.small_quantile <= 0 || boxes.empty()) return boxes;
+  if (boxes.empty()) return boxes;
   std::vector<double> heights = heights_of(boxes);
   std::sort(heights.begin(), heights.end());
   const double low = heights[static_cast<size_t>(o.small_quantile * static_cast<double>(heights.size() - 1))];
@@ -191,7 +200,7 @@ std::vector<TextBox> Spotter::Impl::with_small_lines(const image::RgbImage& imag
       b.small = true;
       small.push_back(std::move(b));
     }
-  return add_unseen_lines(std::move(boxes), small);
+  return add_unseen_lines(std::move(boxes), small, o.small_overlap);
 }
 
 std::vector<TextBox> Spotter::Impl::with_turned_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
@@ -202,13 +211,21 @@ std::vector<TextBox> Spotter::Impl::with_turned_lines(const image::RgbImage& ima
   // of the same place, unless that was a level line.
   cv::Mat prob(image.height, image.width, CV_8U, cv::Scalar(0));
   for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, true);
-  return merge_turned_lines(std::move(upright), text_boxes(prob.ptr<uint8_t>(), prob.rows, prob.cols, options.boxes));
+  return merge_turned_lines(std::move(upright), boxes_in(prob), options.turned_overlap);
+}
+
+std::vector<TextBox> Spotter::Impl::boxes_in(const cv::Mat& prob) const {
+  TextBoxOptions o = options.boxes;
+  if (!options.runs(Stage::bend)) o.bend = 0;
+  if (!options.runs(Stage::spaced_letters)) o.letter_join = 0;
+  if (!options.runs(Stage::line_pieces)) o.piece_join = 0;
+  return text_boxes(prob.ptr<uint8_t>(), prob.rows, prob.cols, o);
 }
 
 std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& image, double scale, cv::Mat& prob) {
   prob = cv::Mat(image.height, image.width, CV_8U, cv::Scalar(0));
   detect_into(prob, image, cv::Rect(0, 0, image.width, image.height), scale, false);
-  return text_boxes(prob.ptr<uint8_t>(), image.height, image.width, options.boxes);
+  return boxes_in(prob);
 }
 
 void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, const cv::Rect& area, double scale, bool turned) {
@@ -234,9 +251,8 @@ void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, 
         cv::rotate(window, t, cv::ROTATE_90_CLOCKWISE);
         window = t;
       }
-      const int pw = round_up32(window.cols), ph = round_up32(window.rows);
-      const std::vector<float> p = models.text_probability(detector_input(window, pw, ph), ph, pw);
-      cv::Mat content = cv::Mat(ph, pw, CV_32F, const_cast<float*>(p.data()))(cv::Rect(0, 0, window.cols, window.rows));
+      const std::vector<float> p = models.detector->text_probability(window.ptr<uint8_t>(), window.cols, window.rows, window.step[0]);
+      cv::Mat content = cv::Mat(window.rows, window.cols, CV_32F, const_cast<float*>(p.data()));
       if (turned) {
         cv::Mat t;
         cv::rotate(content, t, cv::ROTATE_90_COUNTERCLOCKWISE);
@@ -255,143 +271,34 @@ void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, 
   }
 }
 
-namespace {
-
-struct Crop {
-  size_t line = 0;
-  TextBox box;              // the line as read (upside down, levelled)
-  data::WordStrip strip;    // 48 px high
-  double from = 0, to = 1;  // the part of the strip that is the box (the rest: the paper about a lone letter)
-};
-
-// The box grown about its centre by `along` along its reading direction and `across` across it.
-TextBox grown(const TextBox& box, double along, double across) {
-  TextBox out = box;
-  const auto& c = box.corners;
-  const double cx = (c[0].x + c[1].x + c[2].x + c[3].x) / 4, cy = (c[0].y + c[1].y + c[2].y + c[3].y) / 4;
-  const double len = std::max(box.length(), 1e-9), ux = (c[1].x - c[0].x) / len, uy = (c[1].y - c[0].y) / len;
-  for (auto& p : out.corners) {
-    const double a = (p.x - cx) * ux + (p.y - cy) * uy, b = -(p.x - cx) * uy + (p.y - cy) * ux;
-    p = maptext::Point{cx + along * a * ux - across * b * uy, cy + along * a * uy + across * b * ux};
-  }
-  return out;
-}
-
-// The line straightened to 48 px high as the recogniser learns words (data::straighten_word); with
-// `context` > 1, grown so many times along and `across` times across, the box the strip's middle.
-Crop rectify(const image::RgbImage& img, const TextBox& box, size_t line, double context = 1, double across = 1) {
-  Crop crop{line, box, {}};
-  if (context > 1) {
-    crop.from = (1 - 1 / context) / 2;
-    crop.to = 1 - crop.from;
-  }
-  crop.strip = data::straighten_word(img, word_polygon(context > 1 ? grown(box, context, across) : box, 0, 1), 48, 48 * 50);
-  return crop;
-}
-
-// One or two letters or figures: what a letter alone found in the ink may be read as.
-bool is_glyph(const std::string& text) {
-  const std::u32string t = utf8_decode(text);
-  return !t.empty() && t.size() <= 2 && std::all_of(t.begin(), t.end(), [](char32_t c) { return (c >= U'0' && c <= U'9') || is_letter(c); });
-}
-
-// Read within 20 degrees of level, left to right.
-bool level(const TextBox& box) {
-  const auto& c = box.corners;
-  return std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) < 20 * M_PI / 180;
-}
-
-// About as high as long: a letter alone (or two), read also with the paper about it (SpotOptions::letter_context).
-bool lone_letter(const TextBox& box) { return !box.bent() && box.length() < 1.5 * box.height(); }
-
-// A lone letter's box read along its side nearer level: its rectangle's longer side says little of
-// which way a letter stands, and a letter alone on a map mostly stands upright.
-TextBox levelled(const TextBox& box) {
-  const auto& c = box.corners;
-  const double dx = c[1].x - c[0].x, dy = c[1].y - c[0].y;
-  if (std::abs(dy) <= std::abs(dx)) return box;
-  TextBox out = box;
-  out.corners = reading_corners((c[0].x + c[2].x) / 2, (c[0].y + c[2].y) / 2, box.height(), box.length(), std::atan2(dy, dx) + M_PI / 2);
-  return out;
-}
-
-// A letter alone found in the ink (`box`: its ink's bounds and margin) is read with the paper about
-// it, level and turned either way by `glyph_turn` degrees (a block's letter set along its street):
-// each crop's box, the polygon the word takes when that reading wins, is the one it reads turned
-// (shrunk so that its bounds are the ink's).
-void add_glyph_crops(std::vector<Crop>& crops, const image::RgbImage& img, const TextBox& box, size_t k, const SpotOptions& o) {
-  crops.push_back(rectify(img, grown(box, o.glyph_read, o.glyph_read), k, o.letter_context, o.letter_across));
-  crops.back().box = box;
-  if (o.glyph_turn <= 0) return;
-  const double t = o.glyph_turn * M_PI / 180, f = 1 / (std::cos(t) + std::sin(t));
-  const auto& c = box.corners;
-  const double cx = (c[0].x + c[2].x) / 2, cy = (c[0].y + c[2].y) / 2;
-  for (const double a : {t, -t}) {
-    TextBox turned = box;
-    turned.corners = reading_corners(cx, cy, box.length() * f * o.glyph_read, box.height() * f * o.glyph_read, a);
-    crops.push_back(rectify(img, turned, k, o.letter_context, o.letter_across));
-    crops.back().box.corners = reading_corners(cx, cy, box.length() * f, box.height() * f, a);
-  }
-}
-
-}  // namespace
-
-std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
-  const SpotOptions& o = impl_->options;
-  std::vector<TextBox> boxes = lines(img);
-  const size_t found = boxes.size();  // lines the detector found; after them, letters alone looked for in the ink
-  std::vector<InkMark> marks;
-  if (o.glyph_score > 0) {
-    marks = ink_marks(img, o.glyphs);
-    const std::vector<TextBox> glyphs = lone_glyphs(marks, boxes, o.glyphs, static_cast<double>(img.width) * img.height);
-    boxes.insert(boxes.end(), glyphs.begin(), glyphs.end());
-  }
-  std::vector<Crop> crops;
-  for (size_t k = 0; k < boxes.size(); ++k) {
-    const TextBox& box = boxes[k];
-    if (k >= found) {
-      add_glyph_crops(crops, img, box, k, o);
-      continue;
-    }
-    crops.push_back(rectify(img, box, k));
-    const auto& c = box.corners;
-    const double angle = std::abs(std::atan2(c[1].y - c[0].y, c[1].x - c[0].x)) * 180 / M_PI;
-    if (std::min(angle, 180 - angle) > o.flip_angle) crops.push_back(rectify(img, box.upside_down(), k));
-    if (o.letter_context > 1 && lone_letter(box)) {
-      const TextBox level = levelled(box);
-      if (angle > 45 && angle < 135) crops.push_back(rectify(img, level, k));
-      crops.push_back(rectify(img, level, k, o.letter_context, o.letter_across));
-    }
-  }
-  // Read in batches of similar widths.
+std::vector<CropReading> Spotter::Impl::read_crops(const std::vector<Crop>& crops) {
   std::vector<size_t> order(crops.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return crops[a].strip.width < crops[b].strip.width; });
-  std::vector<std::vector<ReadWord>> read(crops.size());
-  std::vector<double> confidence(crops.size(), 0.0);
+  std::vector<CropReading> read(crops.size());
   // Only strips of one padded width are read together: the recogniser's reading of a strip changes
-  // with the padding after it (a lone "6" read alone at 0.999, padded to a line's width at 0.34), and
+  // with the padding after it (a lone figure read surely alone is read unsurely padded to a line's
+  // width: docs/spotter.md, step 6), and
   // a word should read the same whatever else is on its map.
   for (size_t at = 0, n = 0; at < order.size(); at += n) {
     const int width = round_up32(crops[order[at]].strip.width);
-    for (n = 1; n < static_cast<size_t>(o.batch) && at + n < order.size() && round_up32(crops[order[at + n]].strip.width) == width;) ++n;
-    std::vector<float> batch(n * 3 * 48 * static_cast<size_t>(width), 0.0f);
-    for (size_t i = 0; i < n; ++i) data::recognizer_planes(crops[order[at + i]].strip, width, batch.data() + i * 3 * 48 * width);
-    const std::vector<model::StepClasses> steps = impl_->models.read_lines(batch, static_cast<int>(n), width, impl_->allowed);
+    for (n = 1; n < static_cast<size_t>(options.batch) && at + n < order.size() && round_up32(crops[order[at + n]].strip.width) == width;) ++n;
+    std::vector<const data::WordStrip*> strips;
+    for (size_t i = 0; i < n; ++i) strips.push_back(&crops[order[at + i]].strip);
+    const std::vector<LineReading> lines = models.recognizer->read(strips, width);
     for (size_t i = 0; i < n; ++i) {
-      const size_t k = order[at + i];
-      const Crop& crop = crops[k];
-      const double used = crop.strip.width / 8.0;
-      std::vector<ReadChar> chars = decode_ctc(steps[i], impl_->dict);
+      const Crop& crop = crops[order[at + i]];
+      std::vector<ReadChar> chars = lines[i].chars;
       // A lone letter's reading: the characters on the box, not on the paper about it.
       chars.erase(std::remove_if(chars.begin(), chars.end(),
                                  [&](const ReadChar& c) {
-                                   const double at = (c.start + c.end) / 2 / used;
+                                   const double at = (c.start + c.end) / 2 / lines[i].steps;
                                    return at < crop.from || at > crop.to;
                                  }),
                   chars.end());
-      read[k] = split_words(chars, steps[i].space, used);
-      for (ReadWord& w : read[k]) {
+      CropReading& r = read[order[at + i]];
+      r.words = split_words(chars, lines[i].space, lines[i].steps, options.split);
+      for (ReadWord& w : r.words) {
         w.from = std::clamp((w.from - crop.from) / (crop.to - crop.from), 0.0, 1.0);
         w.to = std::clamp((w.to - crop.from) / (crop.to - crop.from), 0.0, 1.0);
         w.first = std::clamp((w.first - crop.from) / (crop.to - crop.from), 0.0, 1.0);
@@ -399,59 +306,28 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
       }
       double sum = 0;
       for (const ReadChar& ch : chars) sum += ch.prob;
-      confidence[k] = chars.empty() ? 0.0 : sum / static_cast<double>(chars.size());
+      r.confidence = chars.empty() ? 0.0 : sum / static_cast<double>(chars.size());
     }
   }
-  // Each line's most confident reading (upright or upside down; a lone letter's also levelled, alone
-  // and with the paper about it), split into words. A line's crops are next to each other, the plain
-  // upright first.
-  std::vector<LineWord> words;
-  for (size_t first = 0, k = 0; first < crops.size(); first = k) {
-    size_t best = first;
-    for (k = first + 1; k < crops.size() && crops[k].line == crops[first].line; ++k)
-      if (confidence[k] > confidence[best]) best = k;
-    const bool one_glyph = read[best].size() == 1 && is_glyph(read[best][0].text);
-    if (crops[best].line >= found) {  // a letter alone found in the ink: kept when read confidently
-      if (!one_glyph || confidence[best] < o.glyph_score) continue;
-      ReadWord r = read[best][0];  // its fractions were of the box read, `glyph_read` times the ink's
-      const auto on_ink = [&](double f) { return std::clamp((f - 0.5) * o.glyph_read + 0.5, 0.0, 1.0); };
-      r.from = 0, r.to = 1, r.first = on_ink(r.first), r.last = on_ink(r.last);
-      TextBox box = crops[best].box;
-      if (const auto angle = baseline_direction(img, box, r.text, o.baseline)) box = box.turned_to(*angle);
-      words.push_back(LineWord{box, r, crops[best].line, true});
-      continue;
-    }
-    // A letter alone the detector found, read upright as one character: its polygon is its mark's.
-    if (one_glyph && !marks.empty() && utf8_decode(read[best][0].text).size() == 1 && lone_letter(boxes[crops[best].line]) && level(crops[best].box)) {
-      if (const std::optional<TextBox> mark = on_its_mark(boxes[crops[best].line], marks, o.glyphs)) {
-        ReadWord r = read[best][0];
-        r.from = 0, r.to = 1, r.first = r.last = 0.5;
-        words.push_back(LineWord{*mark, r, crops[best].line, true});
-        continue;
-      }
-    }
-    LineWord w{crops[best].box, {}, crops[best].line};
-    // A word alone on a short box: the box's direction says little, its letters' does.
-    const TextBox& found_box = boxes[crops[best].line];
-    if (read[best].size() == 1 && !found_box.bent() && found_box.length() < o.baseline.max_length * found_box.height())
-      if (const auto angle = baseline_direction(img, w.line, read[best][0].text, o.baseline)) w.line = w.line.turned_to(*angle);
-    if (crops[best].from > 0) w.line = grown(w.line, o.letter_grow, o.letter_grow);
-    for (const ReadWord& r : read[best]) {
-      w.word = r;
-      if (crops[best].from > 0) {  // the fractions of the box, now of the box grown
-        auto in_grown = [&](double f) { return (f - 0.5) / o.letter_grow + 0.5; };
-        if (r.from > 0) w.word.from = in_grown(r.from);
-        if (r.to < 1) w.word.to = in_grown(r.to);
-        w.word.first = in_grown(r.first);
-        w.word.last = in_grown(r.last);
-      }
-      words.push_back(w);
-    }
+  return read;
+}
+
+std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
+  const SpotOptions& o = impl_->options;
+  std::vector<TextBox> boxes = lines(img);
+  const size_t found = boxes.size();  // lines the detector found; after them, letters alone looked for in the ink
+  std::vector<InkMark> marks;
+  if (o.runs(Stage::lone_glyphs)) {
+    marks = ink_marks(img, o.glyphs);
+    const std::vector<TextBox> glyphs = lone_glyphs(marks, boxes, o.glyphs, static_cast<double>(img.width) * img.height);
+    boxes.insert(boxes.end(), glyphs.begin(), glyphs.end());
   }
-  words = join_spaced_words(std::move(words), o.spaced);
+  const std::vector<Crop> crops = line_crops(img, boxes, found, o);
+  std::vector<LineWord> words = best_readings(img, crops, impl_->read_crops(crops), boxes, found, marks, o);
+  if (o.runs(Stage::spaced_words)) words = join_spaced_words(std::move(words), o.spaced);
   // Each line's lettering, across: one extent for all its words, so that words set alike stay alike.
   std::vector<std::optional<AcrossExtent>> extent(words.size());
-  if (o.ink_fit) extent = line_extents(img, words, o.ink);
+  if (o.runs(Stage::ink_fit)) extent = line_extents(img, words, o.ink);
   std::vector<SpottedWord> out;
   for (size_t i = 0; i < words.size(); ++i) {
     const LineWord& w = words[i];

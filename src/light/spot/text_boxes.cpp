@@ -1,3 +1,4 @@
+#include "light/geometry/polygon.h"
 #include "light/spot/text_boxes.h"
 
 #include <opencv2/imgproc.hpp>
@@ -8,7 +9,6 @@
 namespace light::spot {
 
 namespace {
-double dist(const maptext::Point& a, const maptext::Point& b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
 // An outline filled: its bounds within the map, and a mask of them (1 inside).
 struct Filled {
@@ -38,8 +38,13 @@ std::vector<cv::Point> corners_of(const cv::RotatedRect& r) {
 }
 }  // namespace
 
-double TextBox::length() const { return dist(corners[0], corners[1]); }
-double TextBox::height() const { return dist(corners[0], corners[3]); }
+double TextBox::length() const { return geometry::distance(corners[0], corners[1]); }
+double TextBox::height() const { return geometry::distance(corners[0], corners[3]); }
+maptext::Point TextBox::middle() const { return {(corners[0].x + corners[2].x) / 2, (corners[0].y + corners[2].y) / 2}; }
+maptext::Point TextBox::centroid() const {
+  return {(corners[0].x + corners[1].x + corners[2].x + corners[3].x) / 4, (corners[0].y + corners[1].y + corners[2].y + corners[3].y) / 4};
+}
+double TextBox::direction() const { return std::atan2(corners[1].y - corners[0].y, corners[1].x - corners[0].x); }
 
 TextBox TextBox::upside_down() const {
   TextBox b = *this;
@@ -61,9 +66,8 @@ std::array<maptext::Point, 4> corners_along(double cx, double cy, double along, 
 
 TextBox TextBox::turned_to(double angle) const {
   TextBox b = *this;
-  const double cx = (corners[0].x + corners[1].x + corners[2].x + corners[3].x) / 4;
-  const double cy = (corners[0].y + corners[1].y + corners[2].y + corners[3].y) / 4;
-  b.corners = corners_along(cx, cy, length(), height(), std::cos(angle), std::sin(angle));
+  const maptext::Point c = centroid();
+  b.corners = corners_along(c.x, c.y, length(), height(), std::cos(angle), std::sin(angle));
   b.upper.clear(), b.lower.clear();
   return b;
 }
@@ -88,7 +92,7 @@ void bend_along(const Filled& kernel_mask, TextBox& box, const TextBoxOptions& o
   const cv::Rect& r = kernel_mask.bounds;
   const cv::Mat& mask = kernel_mask.mask;
   const auto& c = box.corners;
-  const double cx = (c[0].x + c[2].x) / 2, cy = (c[0].y + c[2].y) / 2;
+  const auto [cx, cy] = box.middle();
   const double ux = (c[1].x - c[0].x) / len, uy = (c[1].y - c[0].y) / len;  // along, in reading order
   const double vx = (c[3].x - c[0].x) / high, vy = (c[3].y - c[0].y) / high;  // down
   // Each kernel pixel in the box's frame: t along, s down from the centre.
@@ -201,7 +205,7 @@ std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBox
 namespace {
 // How far a line is from horizontal, in degrees (0-90).
 double steepness(const TextBox& b) {
-  const double a = std::abs(std::atan2(b.corners[1].y - b.corners[0].y, b.corners[1].x - b.corners[0].x)) * 180 / M_PI;
+  const double a = std::abs(b.direction()) * 180 / M_PI;
   return std::min(a, 180 - a);
 }
 // At least 1.5 times as long as it is high: a line, not a letter.
@@ -230,13 +234,13 @@ double overlap(const TextBox& a, const TextBox& b) {
 
 bool is_level_line(const TextBox& b) { return steepness(b) <= 45 && elongated(b); }
 
-std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned) {
+std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned, double least_overlap) {
   for (const TextBox& t : turned) {
     if (steepness(t) <= 45 || !elongated(t)) continue;  // level, or no line at all
     std::vector<size_t> hit;
     bool level = false;
     for (size_t k = 0; k < upright.size() && !level; ++k) {
-      if (overlap(t, upright[k]) <= 0.3) continue;
+      if (overlap(t, upright[k]) <= least_overlap) continue;
       level = is_level_line(upright[k]);
       hit.push_back(k);
     }
@@ -248,7 +252,7 @@ std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std:
 }
 
 std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std::vector<TextBox>& as_is, double min_height,
-                                       double piece_height) {
+                                       double piece_height, double least_overlap) {
   const size_t n = enlarged.size();
   std::vector<bool> gone(n, false);
   std::vector<TextBox> added;
@@ -258,7 +262,7 @@ std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std:
     std::vector<size_t> hit;
     bool had = false;  // the enlarged reading found this line itself
     for (size_t k = 0; k < n && !had; ++k) {
-      if (overlap(big, enlarged[k]) <= 0.2) continue;
+      if (overlap(big, enlarged[k]) <= least_overlap) continue;
       const double r = enlarged[k].height() / h;
       had = r >= piece_height && r <= 1 / piece_height;  // not a piece of it, nor lettering and paper run together
       hit.push_back(k);
@@ -274,11 +278,11 @@ std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std:
   return out;
 }
 
-std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more) {
+std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more, double most_overlap) {
   const size_t n = found.size();
   for (const TextBox& m : more) {
     bool seen = false;
-    for (size_t k = 0; k < n && !seen; ++k) seen = overlap(m, found[k]) > 0.1;
+    for (size_t k = 0; k < n && !seen; ++k) seen = overlap(m, found[k]) > most_overlap;
     if (!seen) found.push_back(m);
   }
   return found;
@@ -289,7 +293,7 @@ namespace {
 // data::straighten_word shares the strip's width out), from 0 at its start.
 std::vector<double> way_along(const TextBox& line) {
   std::vector<double> at(line.upper.size(), 0.0);
-  for (size_t k = 1; k < at.size(); ++k) at[k] = at[k - 1] + (dist(line.upper[k - 1], line.upper[k]) + dist(line.lower[k - 1], line.lower[k])) / 2;
+  for (size_t k = 1; k < at.size(); ++k) at[k] = at[k - 1] + (geometry::distance(line.upper[k - 1], line.upper[k]) + geometry::distance(line.lower[k - 1], line.lower[k])) / 2;
   return at;
 }
 // The point of `edge` at `f` (0 to 1) of the way `at` along.

@@ -1,7 +1,9 @@
-// From a text detector's probability map to text lines: DB's post-processing as PaddleOCR does it
-// (threshold, connected outlines, each outline's minimum-area rectangle scored by the mean
-// probability inside it, then grown back by the shrink the detector was trained with), with each box's
-// corners put in reading order.
+// From a text detector's probability map to text lines, the spotter's first stages: db_boxes, DB's
+// post-processing as PaddleOCR does it (threshold, connected outlines, each outline's minimum-area
+// rectangle scored by the mean probability inside it, then grown back by the shrink the detector was
+// trained with), each box's corners put in reading order; then, as their settings ask (0: not run),
+// bend (curved edges, from each outline's kernel), spaced_letters and line_pieces (joined_lines.cpp).
+// The merges of the enlarged, small-lettering and turned readings are here too.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -23,6 +25,9 @@ struct TextBox {
   bool small = false;
   double length() const;
   double height() const;
+  maptext::Point middle() const;    // halfway along the diagonal from the first corner to the third
+  maptext::Point centroid() const;  // the mean of the four corners
+  double direction() const;         // the reading direction, radians (from the first corner to the second, as atan2 in the image)
   bool bent() const { return !upper.empty(); }
   TextBox upside_down() const;  // the same line read the other way (its start at the old end, its top at the old bottom)
   TextBox turned_to(double angle) const;  // straight, turned about its centre to read along `angle` (radians), its length and height kept
@@ -50,14 +55,17 @@ struct TextBoxOptions {
   double letter_join = 3;
   double letter_aspect = 1.6;
   int letter_run = 2;
-  // Pieces of one letter-spaced line ("MIN" "NES" "OTA"): straight lines of like height (within 1.3
-  // times) and angle (10 degrees), on one axis (a quarter height), whose ends lie less than
-  // `piece_join` heights apart, are joined; the recogniser splits the words again. 0: never.
+  // Pieces of one letter-spaced line ("MIN" "NES" "OTA"): straight lines of like height (within
+  // `piece_height` times) and angle (10 degrees), on one axis (within `piece_axis` heights), whose ends
+  // lie less than `piece_join` heights apart, are joined; the recogniser splits the words again. 0: never.
   double piece_join = 0.5;
+  double piece_height = 1.3;
+  double piece_axis = 0.25;
   size_t max_boxes = 100000;
 };
 
-// prob: [h, w] row-major, values in [0, 1]. Boxes in the map's pixel coordinates.
+// prob: [h, w] row-major, values in [0, 1]. Boxes in the map's pixel coordinates: db_boxes and bend,
+// then join_spaced_letters and join_line_pieces.
 std::vector<TextBox> text_boxes(const float* prob, int h, int w, const TextBoxOptions& options = {});
 // The same from probabilities stored in a byte each (value / 255): a whole map's in a quarter of the memory.
 std::vector<TextBox> text_boxes(const uint8_t* prob, int h, int w, const TextBoxOptions& options = {});
@@ -74,23 +82,23 @@ bool is_level_line(const TextBox& box);
 // The detector finds steep lettering less well than level lettering, so the spotter reads the image
 // a second time turned a quarter. Its lines (in the image's own coordinates) merged into the upright
 // reading's: each steep one at least 1.5 times as long as high replaces the upright lines it overlaps
-// (their common area over the smaller's above 0.3), unless one of those is a level line; level and
-// near-square ones are dropped (the upright reading sees those better).
-std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned);
+// (their common area over the smaller's above `least_overlap`), unless one of those is a level line;
+// level and near-square ones are dropped (the upright reading sees those better).
+std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned, double least_overlap = 0.3);
 
 // Lettering the image read as it is found large gets lost when the image is read enlarged for its
 // small lettering (the detector was trained on text some 20-40 px high). Each line of `as_is` at
 // least `min_height` high replaces the lines of `enlarged` that overlap it (their common area over the
-// smaller's above 0.2) unless one of them is that line found again: each must be either lower than
+// smaller's above `least_overlap`) unless one of them is that line found again: each must be either lower than
 // `piece_height` times its height (a piece of it, or of what crosses it) or higher than its height
 // over `piece_height` (lettering and paper run together).
 std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std::vector<TextBox>& as_is, double min_height,
-                                       double piece_height);
+                                       double piece_height, double least_overlap = 0.2);
 
 // Small lettering found by a second, larger enlargement: the lines of `more` that overlap none of
-// `found` (their common area over the smaller's at most 0.1) added to it; what was found before stays
-// as it was.
-std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more);
+// `found` (their common area over the smaller's at most `most_overlap`) added to it; what was found
+// before stays as it was.
+std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more, double most_overlap = 0.1);
 
 // A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
 std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);

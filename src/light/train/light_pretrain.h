@@ -1,4 +1,4 @@
-// `light pretrain`: pretraining LIGHT on unlabelled tiles (reference-notes §3.2) with masked language
+// `light pretrain`: pretraining LIGHT on unlabelled tiles (docs/reference-notes.md §3.2) with masked language
 // modelling, masked image modelling and word-patch alignment; AdamW with a linear warm-up/decay
 // schedule over --max-steps. The image tokenizer for MIM is a built-in k-means patch codebook that the
 // run trains on its own tiles first (or one given with --image-tokenizer). Writes RUN/options.json,

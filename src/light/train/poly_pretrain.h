@@ -1,4 +1,4 @@
-// `light pretrain-poly`: pretraining the polygon encoder on word polygons alone (reference-notes §3.1):
+// `light pretrain-poly`: pretraining the polygon encoder on word polygons alone (docs/reference-notes.md §3.1):
 // coordinate reconstruction, the four geometric regressions, the closest polygon and the contrastive
 // term; AdamW with a linear warm-up/decay schedule over --max-steps. Writes RUN/options.json,
 // RUN/log.jsonl (every --log-every steps: the mean losses, lr, tiles/s), RUN/curves.png,

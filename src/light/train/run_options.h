@@ -41,7 +41,8 @@ struct StepRunOptions {
   bool progress = false, resume = false;
   bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
   DistributedOptions distributed;
-  long interrupt_after_steps = -1;  // tests only: throw after this many steps of this call
+  // Called after each step of this call (counted from 1): a test throws as if the run were killed there.
+  std::function<void(long step)> on_step;
 };
 
 // What a step-based run reports.

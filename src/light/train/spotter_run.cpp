@@ -54,6 +54,8 @@ void start_spotter_run(const std::string& spotter_dir, const std::string& out_di
   const fs::path best = fs::path(out_dir) / "best";
   make_folder("--out", best.string());
   for (const char* f : kSpotterFiles) fs::copy_file(fs::path(spotter_dir) / f, best / f);
+  // The settings the spotter runs with go with it (the command checked them before the run).
+  if (fs::is_regular_file(fs::path(spotter_dir) / "spotter.json")) fs::copy_file(fs::path(spotter_dir) / "spotter.json", best / "spotter.json");
 }
 
 nlohmann::json resume_spotter_run(torch::nn::Module& module, const std::string& out_dir, const std::vector<std::string>& scores) {

@@ -113,8 +113,7 @@ long run_steps(const StepRunOptions& o, StepRunStart& start, StepLog& log, long 
     one_step(step);
     ++step;
     if (o.progress && start.root) bar.add();
-    if (o.interrupt_after_steps >= 0 && ++this_call >= o.interrupt_after_steps)
-      throw Error("pretraining interrupted after " + std::to_string(this_call) + " step(s) (test hook)");
+    if (o.on_step) o.on_step(++this_call);
     log.after_step(step, o.log_every, o.max_steps, lr, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if ((step % o.checkpoint_every == 0 || step == o.max_steps) && start.root)
       write_last(o.out_dir, *folder.module, *folder.config, folder.tokenizer_dir, folder.extra_files, optimizer, log.state(step));

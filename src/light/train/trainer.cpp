@@ -349,7 +349,7 @@ double FineTuning::train_step(int epoch, size_t step, size_t steps, const std::v
       torch::Tensor loss = o.tiles[0].total_loss(config_.losses);
       for (size_t k = 1; k < o.tiles.size(); ++k) loss = loss + o.tiles[k].total_loss(config_.losses);
       step_loss = loss.item<double>();
-      if (opt_.nan_loss_at_step >= 0 && steps_done_ + 1 == opt_.nan_loss_at_step) step_loss = NAN;
+      if (opt_.on_step) opt_.on_step(static_cast<long>(steps_done_) + 1, step_loss);
       check_finite_loss(step_loss, "train", "epoch " + std::to_string(epoch) + ", step " + std::to_string(step + 1));
       loss.backward();
     }
@@ -366,8 +366,6 @@ double FineTuning::train_step(int epoch, size_t step, size_t steps, const std::v
   dp_.sum_gradients(*net_);  // the batch loss is a sum over tiles: so is its gradient across ranks
   optimizer_->step();
   ++steps_done_;
-  if (opt_.interrupt_after_steps >= 0 && steps_done_ >= opt_.interrupt_after_steps)
-    throw Error("training interrupted after " + std::to_string(steps_done_) + " step(s) (test hook)");
   return step_loss;
 }
 

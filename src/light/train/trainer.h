@@ -1,9 +1,10 @@
-// `light train`: fine-tuning LIGHT on MapText-annotated maps (reference-notes §4): AdamW, the paper's
+// `light train`: fine-tuning LIGHT on MapText-annotated maps (docs/reference-notes.md §4): AdamW, the paper's
 // losses summed over a batch, ReduceLROnPlateau on the validation loss (factor 0.1, patience 5),
 // early stopping after 9 epochs without improvement, fixed seeds. Writes RUN/best (a model folder
 // `light link --model` loads), RUN/last, RUN/log.jsonl. (LibTorch stays inside trainer.cpp.)
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -63,9 +64,9 @@ struct TrainOptions {
   bool overwrite = false;  // --overwrite: replace what a non-empty out_dir holds (a new run only)
   // The options the command line gave (--head, --config, ...), to name those an --init model overrides.
   std::set<std::string> given;
-  // Tests only: throw after this many optimizer steps (counted from this call), as if killed there.
-  long interrupt_after_steps = -1;
-  long nan_loss_at_step = -1;  // tests only: the loss of this step (counted from 1 in this call) reads NaN
+  // Called at each optimizer step of this call (counted from 1) with its loss, before the loss is
+  // checked and the step taken: a test makes the loss NaN, or throws as if the run were killed there.
+  std::function<void(long step, double& loss)> on_step;
 };
 
 // Every option of `light train`: flag, options.json key, help, and what --resume does with it.

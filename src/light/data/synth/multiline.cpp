@@ -1,7 +1,8 @@
 // The layouts that make linking hardest (Builder::lines_label, Builder::spaced_name): a name set on
 // two to four lines, and a name whose words lie far apart, each at its own angle, across a region or
 // along a river, road, ridge or rail line. Real sheets hold many: of the links of 39 Ordnance Survey,
-// USGS and Rumsey sheets, 19 % go on to the next line and 7 % cross more than two word heights.
+// USGS and Rumsey sheets, 19 % go on to the next line and 7 % cross more than two word heights
+// (docs/synth.md, "Where the next word lies").
 #include <algorithm>
 #include <cmath>
 

@@ -20,8 +20,8 @@ enum class Style {
 Style parse_style(const std::string& name);
 
 // How often each phrase layout is drawn: relative weights (any non-negative numbers, not all zero).
-// The defaults are the mix of the README; `curvy` puts most lettering along features, curves and
-// slants, where a word's polygon says much more than its box.
+// The defaults are the mix docs/commands.md gives (`light synth`, "The mix of layouts"); `curvy` puts
+// most lettering along features, curves and slants, where a word's polygon says much more than its box.
 struct LayoutMix {
   double along = 18;     // along a river, road or rail line (words far apart, labels in the gaps)
   double straight = 32;  // horizontal
