@@ -31,4 +31,11 @@ double normalized_levenshtein(const std::string& a, const std::string& b) {
   return 2.0 * static_cast<double>(d) / static_cast<double>(ua.size() + ub.size() + d);
 }
 
+std::string within_edits(const std::string& key, const std::vector<std::string>& known, size_t edits) {
+  const std::u32string k = utf8_decode(key);
+  for (const std::string& candidate : known)
+    if (levenshtein(k, utf8_decode(candidate)) <= edits) return candidate;
+  return "";
+}
+
 }  // namespace light::eval

@@ -11,7 +11,6 @@
 #include "light/model/decoding_settings.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
-#include "light/util/utf8.h"
 
 namespace light::model {
 
@@ -253,10 +252,9 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   for (const DecodingSetting& s : decoding_settings()) own_keys.push_back(s.key);
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (std::find(own_keys.begin(), own_keys.end(), it.key()) != own_keys.end()) continue;
-    for (const auto& k : own_keys)
-      if (eval::levenshtein(utf8_decode(it.key()), utf8_decode(k)) <= 2)
-        throw Error(path + ": \"" + it.key() + "\": not a key light reads; did you mean \"" + k + "\"? (as it stands the model would go "
-                    "without it)");
+    if (const std::string k = eval::within_edits(it.key(), own_keys); !k.empty())
+      throw Error(path + ": \"" + it.key() + "\": not a key light reads; did you mean \"" + k + "\"? (as it stands the model would go "
+                  "without it)");
   }
   if (j.contains("layoutlmv3")) {
     const auto& l = j["layoutlmv3"];

@@ -1,9 +1,9 @@
 #include "light/model/decoding_settings.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "light/error.h"
+#include "light/util/format.h"
 
 namespace light::model {
 
@@ -58,9 +58,7 @@ bool in_range(const DecodingSetting& s, double v) { return std::isfinite(v) && (
 
 void check_decoding_value(const DecodingSetting& s, double v, const std::string& where) {
   if (in_range(s, v)) return;
-  char got[32];
-  std::snprintf(got, sizeof got, "%g", v);
-  throw Error(where + ": expected " + s.expected + ", got " + got);
+  throw Error(where + ": expected " + s.expected + ", got " + short_number(v));
 }
 
 ModelConfig with_decoding(ModelConfig config, const std::map<std::string, double>& overrides, bool by_option) {

@@ -16,6 +16,7 @@
 #include "light/spot/spotter_config.h"
 #include "light/util/bundled.h"
 #include "light/util/fs.h"
+#include "light/util/format.h"
 #include "light/util/progress.h"
 
 namespace light::spot {
@@ -55,14 +56,6 @@ struct Spotter::Impl {
   std::vector<CropReading> read_crops(const std::vector<Crop>& crops);
 };
 
-namespace {
-std::string number(double v) {
-  char s[32];
-  std::snprintf(s, sizeof s, "%g", v);
-  return s;
-}
-}  // namespace
-
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime) : Spotter(dir, runtime, spotter_settings(dir)) {}
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& options) {
@@ -79,7 +72,7 @@ Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime,
   if (!(options.small_quantile >= 0 && options.small_quantile < 1)) throw Error("small_quantile: expected 0 (not read again) to below 1");
   if (options.runs(Stage::small_lettering) && options.scale != 0)
     throw Error("--small-lettering: the map is read again enlarged from the scale its lettering sets, so only with --scale 0 (auto, the "
-                "default); with --scale " + number(options.scale) + " leave it out");
+                "default); with --scale " + short_number(options.scale) + " leave it out");
   if (options.strip_height < 8 || options.stride < 1 || options.batch < 1)
     throw Error("recognizer: expected strip_height 8 or more, stride 1 or more, batch 1 or more");
   for (const Stage s : {Stage::db_boxes, Stage::reading})
@@ -285,10 +278,10 @@ std::vector<CropReading> Spotter::Impl::read_crops(const std::vector<Crop>& crop
     for (n = 1; n < static_cast<size_t>(options.batch) && at + n < order.size() && round_up32(crops[order[at + n]].strip.width) == width;) ++n;
     std::vector<const data::WordStrip*> strips;
     for (size_t i = 0; i < n; ++i) strips.push_back(&crops[order[at + i]].strip);
-    const std::vector<LineReading> lines = models.recognizer->read(strips, width);
+    std::vector<LineReading> lines = models.recognizer->read(strips, width);
     for (size_t i = 0; i < n; ++i) {
       const Crop& crop = crops[order[at + i]];
-      std::vector<ReadChar> chars = lines[i].chars;
+      std::vector<ReadChar> chars = std::move(lines[i].chars);
       // A lone letter's reading: the characters on the box, not on the paper about it.
       chars.erase(std::remove_if(chars.begin(), chars.end(),
                                  [&](const ReadChar& c) {

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 
 #include "light/error.h"
 #include "light/eval/edit_distance.h"
 #include "light/util/fs.h"
 #include "light/util/json.h"
-#include "light/util/utf8.h"
+#include "light/util/format.h"
 
 namespace light::spot {
 
@@ -150,21 +149,8 @@ const std::vector<SpotSetting>& spot_settings() {
 
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-// The closest of `known` to `key` within two edits, or "".
-std::string near_key(const std::string& key, const std::vector<std::string>& known) {
-  for (const std::string& k : known)
-    if (eval::levenshtein(utf8_decode(key), utf8_decode(k)) <= 2) return k;
-  return "";
-}
-
 [[noreturn]] void unknown(const std::string& where, const std::string& key, const std::vector<std::string>& known) {
-  const std::string near = near_key(key, known);
+  const std::string near = eval::within_edits(key, known);
   std::string list;
   for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
   throw Error(where + ": \"" + key + "\": not a key of the spotter's" + (near.empty() ? " (" + list + ")" : "; did you mean \"" + near + "\"?"));
@@ -183,7 +169,7 @@ void read_value(const SpotSetting& s, SpotOptions& o, const nlohmann::json& v, c
           *field = v.get<bool>();
         } else {
           const double d = json_number(v, where, std::string(s.section) + "." + s.key);
-          if (!(d >= s.lo && d <= s.hi)) throw Error(at + ": expected " + number(s.lo) + " to " + number(s.hi) + ", got " + v.dump());
+          if (!(d >= s.lo && d <= s.hi)) throw Error(at + ": expected " + short_number(s.lo) + " to " + short_number(s.hi) + ", got " + v.dump());
           if constexpr (!std::is_same_v<T, double>) {
             if (d != std::floor(d)) throw Error(at + ": expected a whole number, got " + v.dump());
             *field = static_cast<T>(d);
@@ -205,7 +191,7 @@ void check_together(const SpotOptions& o, const std::string& where) {
     throw Error(where + ": detector.overlap: expected at most detector.window - 32 (" + std::to_string(o.window - 32) + "), got " +
                 std::to_string(o.overlap));
   if (o.strip_height % 8) throw Error(where + ": recognizer.strip_height: expected a multiple of 8, got " + std::to_string(o.strip_height));
-  if (o.scale != 0 && o.scale < 0.1) throw Error(where + ": enlarged.scale: expected 0 (auto) or 0.1 to 8, got " + number(o.scale));
+  if (o.scale != 0 && o.scale < 0.1) throw Error(where + ": enlarged.scale: expected 0 (auto) or 0.1 to 8, got " + short_number(o.scale));
   if (o.runs(Stage::small_lettering) && o.scale != 0)
     throw Error(where + ": small_lettering: the map is read again enlarged from the scale its lettering sets, so only with enlarged.scale 0");
 }
@@ -289,20 +275,20 @@ void write_spotter_config(const std::string& dir, const SpotOptions& options) {
 std::string describe_stages(const SpotOptions& options) {
   SpotOptions o = options;
   std::string out;
-  for (const char* section : {"detector", "recognizer"}) {
-    out += std::string(section) + "\n";
+  const auto settings_of = [&](const std::string& section) {
     for (const SpotSetting& s : spot_settings())
-      if (std::string(s.section) == section)
+      if (s.section == section)
         std::visit([&](auto* field) { out += "    " + std::string(s.key) + " = " + nlohmann::json(*field).dump() + "  (" + s.help + ")\n"; },
                    s.field(o));
+  };
+  for (const char* section : {"detector", "recognizer"}) {
+    out += std::string(section) + "\n";
+    settings_of(section);
   }
   for (const StageInfo& stage : spotter_stages()) {
     out += std::string(stage.name) + (o.runs(stage.stage) ? (stage.required ? "  [always runs]" : "  [runs]") : "  [off]") + "\n    " +
            stage.does + "\n";
-    for (const SpotSetting& s : spot_settings())
-      if (s.section == std::string(stage.name))
-        std::visit([&](auto* field) { out += "    " + std::string(s.key) + " = " + nlohmann::json(*field).dump() + "  (" + s.help + ")\n"; },
-                   s.field(o));
+    settings_of(stage.name);
   }
   return out;
 }
