@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One command for a newcomer on a fresh Debian machine: install dependencies, build `light` (the tools
-# the quick start runs; the tests are built by the test command), then read a real scan (Europe and
-# Africa on a world map of 1689) with the bundled spotter and link its words into phrases, draw them,
+# the quick start runs; the tests are built by the test command), then read a real scan (the Île
+# Saint-Louis on the 1925 municipal atlas of Paris) with the bundled spotter and link its words into phrases, draw them,
 # write a page to browse them and search them; then link the words of a bundled synthetic tile and
 # score the phrases against its ground truth.
 set -euo pipefail
@@ -22,7 +22,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 $SUDO cmake --install build > build/install.log
 Q=build/quickstart
 mkdir -p "$Q"
-SCAN=data/schagen-1689
+SCAN=data/paris-1925
 TILE=data/synth-example
 
 show_phrases() {  # MAPTEXT_JSON [MAX]: each image's phrases, | between them
@@ -36,14 +36,14 @@ PY
 }
 
 echo
-echo "== light link --images: a real scan ($SCAN, 1689), its words found and read by the bundled spotter, then linked =="
+echo "== light link --images: a real scan ($SCAN, the 1925 atlas of Paris), its words found and read by the bundled spotter, then linked =="
 ./build/light link --images "$SCAN" -o "$Q/scan.json" -q
 show_phrases "$Q/scan.json" 25
 ./build/light draw --words "$Q/scan.json" --images "$SCAN" --out "$Q/scan-drawn"
 rm -rf "$Q/scan-view"
 ./build/light view --words "$Q/scan.json" --images "$SCAN" -o "$Q/scan-view" -q
 echo "see $Q/scan-drawn/ and open $Q/scan-view/index.html in a browser"
-./build/light search "Tristan da Cunha" --in "$Q/scan.json"
+./build/light search "Pont Marie" --in "$Q/scan.json"
 
 echo
 echo "== light link: the words of a bundled map tile ($TILE) into phrases, with the bundled model =="

@@ -31,29 +31,9 @@ mkdir -p "$OUT"
 source scripts/test-sets.sh
 SETS=("${SETS[@]:0:10}")  # every style and scale band (the spotter-prediction sets are for linkers)
 
-# Tesseract's TSV (level 5: words) of every image -> MapText predictions (axis-aligned 4-point boxes).
+# Tesseract's word boxes (level 5 of its TSV, --psm 11) of every image -> MapText predictions.
 tesseract_words() {  # IMAGES_DIR OUT_JSON
-  local dir=$1 out=$2 tsv
-  tsv=$(mktemp -d)
-  for img in "$dir"/images/*.png; do
-    "$TESSERACT" "$img" "$tsv/$(basename "$img" .png)" --psm 11 tsv > /dev/null 2>&1
-  done
-  python3 - "$tsv" "$out" <<'PY'
-import csv, json, os, sys
-tiles = []
-for name in sorted(os.listdir(sys.argv[1])):
-    groups = []
-    with open(os.path.join(sys.argv[1], name), newline='', encoding='utf-8') as f:
-        for r in csv.DictReader(f, delimiter='\t', quoting=csv.QUOTE_NONE):
-            text = (r.get('text') or '').strip()
-            if r['level'] != '5' or not text or float(r['conf']) < 0: continue
-            x, y, w, h = (int(r[k]) for k in ('left', 'top', 'width', 'height'))
-            groups.append([{"vertices": [[x, y + h], [x + w, y + h], [x + w, y], [x, y]], "text": text,
-                            "score": float(r['conf']) / 100}])
-    tiles.append({"image": "images/" + name[:-4] + ".png", "groups": groups})
-json.dump(tiles, open(sys.argv[2], 'w'))
-PY
-  rm -rf "$tsv"
+  "$PYTHON" scripts/tesseract-words.py "$1/images" "$2" --prefix images/
 }
 
 metric() {  # EVAL_JSON_LINE KEY -> percent

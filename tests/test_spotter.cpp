@@ -25,6 +25,8 @@
 #include "light/spot/reading.h"
 #include "light/spot/spotter.h"
 #include "light/spot/text_boxes.h"
+#include "light/text/latin_letters.h"
+#include "light/util/utf8.h"
 #include "test_util.h"
 
 namespace {
@@ -561,6 +563,99 @@ TEST(Dictionary, SpellsTextsAsClassIdsAndRefusesWhatItCannotSpell) {
   const auto d = small_dictionary();
   EXPECT_EQ(d.encode("ab a\xC3\xA9"), (std::vector<int>{1, 2, 6, 1, 3}));
   EXPECT_FALSE(d.encode("abc").has_value());
+}
+
+TEST(Dictionary, TakesCharactersAddedBeforeTheSpace) {
+  const auto d = small_dictionary().with_characters({"\xC3\xB4", "\xC3\x9F"});  // ô ß
+  EXPECT_EQ(d.classes(), 9);
+  EXPECT_EQ(d.text(6), "\xC3\xB4");
+  EXPECT_EQ(d.text(8), " ");
+  EXPECT_EQ(d.encode("a\xC3\x9F \xC3\xB4"), (std::vector<int>{1, 7, 8, 6}));
+  EXPECT_EQ(d.keys_text(), small_dictionary().keys_text() + "\xC3\xB4\n\xC3\x9F\n");
+}
+
+TEST(LatinLetters, NameThePlainLetterEachIsDrawnOn) {
+  EXPECT_EQ(light::text::plain_letter(U'\u00F6'), U'o');  // ö
+  EXPECT_EQ(light::text::plain_letter(U'\u00C7'), U'C');  // Ç
+  EXPECT_EQ(light::text::plain_letter(U'\u00DF'), U's');  // ß
+  EXPECT_EQ(light::text::plain_letter(U'\u0153'), U'o');  // œ
+  EXPECT_EQ(light::text::plain_letter(U'\u0141'), U'L');  // Ł
+  EXPECT_EQ(light::text::plain_letter(U'\u017F'), U'f');  // ſ
+  EXPECT_EQ(light::text::plain_letter(U'x'), 0u);
+  EXPECT_EQ(light::text::plain_letter(U'\u00D7'), 0u);  // the multiplication sign is no letter
+  // Latin-1's 62 letters and Latin Extended-A's 128.
+  EXPECT_EQ(light::text::latin_letters().size(), 190u);
+}
+
+TEST(Spotter, ReadingTheMapTiltedAddsSlantedNamesAndKeepsEveryWordFoundUpright) {
+  // A tile of the 1925 Paris atlas (data/real, CC BY 4.0): "Quai de Conti" runs at some 35 degrees.
+  const std::string dir = light::test::temp_dir();
+  const std::string image = light::test::q(light::test::source_path("data/real/images/paris-1925-x4500-y0.jpg"));
+  auto r = light::test::run_light("spot --images " + image + " -o " + light::test::q(dir + "/upright.json") + " -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = light::test::run_light("spot --tilted --images " + image + " -o " + light::test::q(dir + "/tilted.json") + " -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto words = [&](const std::string& f) {
+    std::vector<std::pair<std::string, std::vector<light::maptext::Point>>> out;
+    for (const auto& tile : light::maptext::read_maptext(dir + "/" + f, {light::maptext::Kind::Predictions, true}))
+      for (const auto& g : tile.groups)
+        for (const auto& w : g) out.emplace_back(w.text.value_or(""), w.vertices);
+    return out;
+  };
+  const auto upright = words("upright.json"), tilted = words("tilted.json");
+  const auto among = [](const auto& w, const auto& all) {
+    return std::any_of(all.begin(), all.end(), [&](const auto& o) {
+      if (o.first != w.first || o.second.size() != w.second.size()) return false;
+      for (size_t k = 0; k < o.second.size(); ++k)
+        if (o.second[k].x != w.second[k].x || o.second[k].y != w.second[k].y) return false;
+      return true;
+    });
+  };
+  // Every word found upright is found again, but for a letter alone looked for in the ink, which
+  // gives way to a line found where it stands (here a "T" to the tilted line over it).
+  size_t kept = 0, words_upright = 0;
+  for (const auto& w : upright) {
+    if (light::utf8_decode(w.first).size() < 2) continue;
+    ++words_upright;
+    kept += among(w, tilted);
+  }
+  EXPECT_EQ(kept, words_upright);
+  EXPECT_GT(words_upright, 50u);
+  // What is added lies at a slant, "Conti" among it (its first letter near 631, 1052).
+  bool conti = false;
+  for (const auto& w : tilted) {
+    if (among(w, upright)) continue;
+    const auto& v = w.second;
+    const double a = std::abs(std::atan2(v[v.size() / 2 - 1].y - v[0].y, v[v.size() / 2 - 1].x - v[0].x)) * 180 / M_PI;
+    EXPECT_GE(std::min(a, 180 - a), 10) << w.first;
+    conti |= w.first == "Conti" && std::abs(v[0].x - 631) < 20 && std::abs(v[0].y - 1052) < 20;
+  }
+  EXPECT_TRUE(conti);
+  EXPECT_GT(tilted.size(), upright.size());
+}
+
+TEST(TrainSpotter, GivesTheRecogniserClassesForLettersItsDictionaryLacks) {
+  const std::string dir = light::test::temp_dir();
+  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
+  const std::string images = light::test::source_path("data/synth-example");
+  const std::string common = "train-spotter --train " + light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " +
+                             light::test::q(gt) + " --val-images " + light::test::q(images) + " --max-words 20 --max-epochs 1 --batch-size 8 --threads 1 -q";
+  // ô and ß are new; é is in the released dictionary already and is not added twice.
+  auto r = light::test::run_light(common + " --add-characters \xC3\xB4\xC3\xA9\xC3\x9F --out " + light::test::q(dir + "/run"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string keys = light::test::read_text(dir + "/run/best/keys.txt");
+  const std::string released = light::test::read_text(light::test::source_path("models/ppocr-v4/keys.txt"));
+  EXPECT_EQ(keys, released + "\xC3\xB4\n\xC3\x9F\n");
+  // The run's spotter reads with its new classes.
+  r = light::test::run_light("spot --spotter " + light::test::q(dir + "/run/best") + " --images " +
+                             light::test::q(images + "/topographic-1500.png") + " -o " + light::test::q(dir + "/w.json") + " -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // A sign that is no letter is refused, naming it; so is adding to a resumed run.
+  r = light::test::run_light(common + " --add-characters \xC2\xA3 --out " + light::test::q(dir + "/bad"));
+  light::test::expect_error(r, "--add-characters: \"\xC2\xA3\"");
+  EXPECT_FALSE(light::test::file_exists(dir + "/bad"));
+  r = light::test::run_light(common + " --add-characters latin --resume --out " + light::test::q(dir + "/run"));
+  light::test::expect_error(r, "--add-characters: a new run's option");
 }
 
 TEST(TrainSpotter, FineTunesTheRecogniserIntoASpotterFolderAndResumes) {

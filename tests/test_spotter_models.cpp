@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "light/error.h"
 #include "light/model/checkpoint.h"
 #include "light/model/ppocr_det.h"
 #include "light/model/ppocr_rec.h"
@@ -71,3 +72,27 @@ TEST(SpotterModels, RecognizerReproducesTheReleasedModelsClassProbabilitiesOnWor
 TEST(SpotterModels, RecognizerPreparedForInferenceGivesTheSameProbabilities) { expect_released_recognizer_probabilities(true); }
 
 }  // namespace
+
+namespace {
+
+TEST(SpotterModels, ClassesAddedToTheRecogniserReadAsTheirPlainLetterUntilTrained) {
+  torch::NoGradGuard no_grad;
+  light::model::TextRecognizer rec = light::model::load_text_recognizer(kSource + "/models/ppocr-v4/recognizer.safetensors");
+  const auto fixture = light::model::read_safetensors_state_dict(kSource + "/tests/data/ppocr/recognizer_parity.safetensors");
+  const torch::Tensor x = fixture.at("a.input");
+  const torch::Tensor before = rec->forward(x)[0];  // [T, 6625]
+  // Two classes more, copied from classes 10 and 20; the space (the last class) stays last.
+  light::model::TextRecognizer more = light::model::with_classes_added(rec, {10, 20}, 2.0);
+  EXPECT_EQ(more->classes, 6627);
+  const torch::Tensor after = more->forward(x)[0];
+  ASSERT_EQ(after.size(1), 6627);
+  EXPECT_LT((after.slice(1, 0, 6624) - before.slice(1, 0, 6624)).abs().max().item<double>(), 1e-5);
+  EXPECT_LT((after.select(1, 6626) - before.select(1, 6624)).abs().max().item<double>(), 1e-5);
+  EXPECT_LT((after.select(1, 6624) - (before.select(1, 10) - 2.0)).abs().max().item<double>(), 1e-5);
+  EXPECT_LT((after.select(1, 6625) - (before.select(1, 20) - 2.0)).abs().max().item<double>(), 1e-5);
+  // A class the recogniser does not have is refused.
+  EXPECT_THROW(light::model::with_classes_added(rec, {6625}, 2.0), light::Error);
+}
+
+}  // namespace
+

@@ -381,6 +381,20 @@ TEST(SpacedWords, ARoundGlyphReadAsAFigureBetweenASpacedNamesLettersIsItsO) {
   for (const auto& w : out) EXPECT_NE(w.word.text, "COUNTY");
 }
 
+TEST(TextBoxes, ATiltedReadingKeepsOnlyItsLinesBetweenTheLeastAndMostTilt) {
+  // Lines at 0, 20, -35, 50 and 75 degrees from level, and a near-square box at 30.
+  const std::vector<TextBox> found = {line_box(100, 50, 120, 20, 0), line_box(100, 150, 120, 20, 20), line_box(100, 250, 120, 20, -35),
+                                      line_box(100, 350, 120, 20, 50), line_box(100, 450, 120, 20, 75), line_box(100, 550, 25, 20, 30)};
+  const auto kept = light::spot::lines_tilted(found, 12, 60);
+  ASSERT_EQ(kept.size(), 3u);
+  EXPECT_NEAR(kept[0].corners[0].y, found[1].corners[0].y, 1e-9);
+  EXPECT_NEAR(kept[1].corners[0].y, found[2].corners[0].y, 1e-9);
+  EXPECT_NEAR(kept[2].corners[0].y, found[3].corners[0].y, 1e-9);
+  // Then added where no line was found before.
+  const auto merged = light::spot::add_unseen_lines({found[0], line_box(100, 150, 60, 20, 20)}, kept, 0.3);
+  EXPECT_EQ(merged.size(), 4u);  // the 20-degree line overlaps the piece found before: not added
+}
+
 TEST(TextBoxes, ASteepTurnedLineReplacesUprightPiecesButNeverALevelLine) {
   // Upright: a level line, and two pieces of a name rising at 70 degrees ("Cre" and a lone "k").
   const TextBox level = line_box(100, 50, 120, 20, 0);

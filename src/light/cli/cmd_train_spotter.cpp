@@ -27,6 +27,9 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_option("--spotter", a->spotter_dir, "Spotter folder to start from (default: the bundled models/spotter)");
   cmd->add_option("--out", a->out_dir, "Run folder (new; best/ is the fine-tuned spotter)")->required();
   cmd->add_option("--alphabet", a->alphabet, "latin | all: the classes read and learnt")->capture_default_str();
+  cmd->add_option("--add-characters", a->add_characters,
+                  "Recogniser, a new run: letters given classes of their own before training, each started from its plain letter "
+                  "(latin: every letter of Latin-1 and Latin Extended-A the dictionary lacks, â ê ô ç ñ ö ß æ œ ſ ...; or the letters)");
   cmd->add_option("--part", *part, "recognizer | detector: the model fine-tuned")
       ->check(CLI::IsMember({"recognizer", "detector"}))
       ->capture_default_str();
@@ -69,6 +72,8 @@ void add_train_spotter_command(CLI::App& app) {
                           "--device", "--word-height", "--crop", "--steps"})
       if (!detector && cmd->count(o) > 0)
         throw Error(std::string(o) + ": the detector's option (--part detector); the recogniser is trained on the CPU without it");
+    if (detector && cmd->count("--add-characters") > 0)
+      throw Error("--add-characters: the recogniser's option (--part recognizer); the detector has no classes to add");
     for (const char* o : {"--alphabet", "--max-words"})  // reading options: the detector's training goes on without them
       if (detector && cmd->count(o) > 0) std::fprintf(stderr, "note: %s is the recogniser's option (--part recognizer); the detector does not use it\n", o);
     if (a->max_words < 0) throw Error("--max-words: expected 0 (every example) or a count, got " + std::to_string(a->max_words));

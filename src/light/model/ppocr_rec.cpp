@@ -163,4 +163,28 @@ TextRecognizer load_text_recognizer(const std::string& path) {
   return rec;
 }
 
+TextRecognizer with_classes_added(TextRecognizer& rec, const std::vector<int64_t>& rows, double bias_drop) {
+  torch::NoGradGuard no_grad;
+  const int64_t before = rec->classes, added = static_cast<int64_t>(rows.size());
+  for (const int64_t r : rows)
+    if (r < 0 || r >= before) throw Error("with_classes_added: class " + std::to_string(r) + " is not the recogniser's");
+  TextRecognizer out(before + added);
+  auto from = rec->named_parameters(true), to = out->named_parameters(true);
+  for (const auto& p : from) {
+    if (p.key() == "head.ctc_head.fc.weight" || p.key() == "head.ctc_head.fc.bias") continue;
+    to[p.key()].copy_(p.value());
+  }
+  auto from_buffers = rec->named_buffers(true), to_buffers = out->named_buffers(true);
+  for (const auto& b : from_buffers) to_buffers[b.key()].copy_(b.value());
+  const auto& fc = rec->head->ctc_head->fc;
+  const torch::Tensor source = torch::tensor(rows, torch::kLong);
+  const torch::Tensor kept = torch::arange(before - 1), space = torch::tensor(std::vector<int64_t>{before - 1}, torch::kLong);
+  out->head->ctc_head->fc->weight.copy_(
+      torch::cat({fc->weight.index_select(0, kept), fc->weight.index_select(0, source), fc->weight.index_select(0, space)}));
+  out->head->ctc_head->fc->bias.copy_(
+      torch::cat({fc->bias.index_select(0, kept), fc->bias.index_select(0, source) - bias_drop, fc->bias.index_select(0, space)}));
+  out->eval();
+  return out;
+}
+
 }  // namespace light::model

@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <string>
+#include <vector>
 
 #include "light/model/pplcnetv3.h"
 
@@ -107,5 +108,11 @@ TORCH_MODULE(TextRecognizer);
 
 // A recogniser from a .safetensors file of its state; its class count is read from the file.
 TextRecognizer load_text_recognizer(const std::string& path);
+
+// `rec` with rows.size() classes more, put before its last class (the space, which stays last as a
+// keys file's dictionary wants it): new class k starts as a copy of class rows[k]'s weights, its bias
+// lowered by `bias_drop`, so that until it is trained the class it was copied from is read in its
+// place. Every other weight as it was; `rec` is left unchanged.
+TextRecognizer with_classes_added(TextRecognizer& rec, const std::vector<int64_t>& rows, double bias_drop);
 
 }  // namespace light::model

@@ -23,6 +23,7 @@ enum class Stage {
   enlarged,         // the image read again enlarged when its lettering is small
   small_lettering,  // and again, more enlarged, for lettering much smaller than most
   turned,           // the image read turned a quarter where steep lettering may be
+  tilted,           // the image read tilted either way where tilted lettering may be
   upside_down,      // steep lines also read upside down
   lone_letters,     // a letter alone also read levelled and with the paper about it
   lone_glyphs,      // letters alone the detector missed, looked for in the ink
@@ -32,7 +33,7 @@ enum class Stage {
   ink_fit,          // each line's upper and lower edges fitted to its lettering's ink
 };
 
-// The stages a spotter runs unless its spotter.json says otherwise: all but small_lettering.
+// The stages a spotter runs unless its spotter.json says otherwise: all but small_lettering and tilted.
 std::vector<Stage> default_stages();
 
 struct SpotOptions {
@@ -95,6 +96,17 @@ struct SpotOptions {
   double unsettled = 0.1;
   double turned_overlap = 0.3;
   double line_work = 25;
+  // tilted: the image is also read tilted by `tilt_angle` degrees either way (where its upright
+  // probability reaches `tilted_unsettled` outside the level lines found, as the turned stage
+  // chooses its places; 0: everywhere), and the lines found so that lie `least_tilt` to `most_tilt`
+  // degrees from level (and are 1.5 times as long as high) are added where they overlap no line
+  // found before (common area over the smaller's at most `tilted_overlap`): the detector finds words
+  // set at 15-40 degrees along a road or a railway less well than level ones.
+  double tilt_angle = 30;
+  double tilted_unsettled = 0;
+  double least_tilt = 12;
+  double most_tilt = 60;
+  double tilted_overlap = 0.3;
   double flip_angle = 60;  // upside_down: lines steeper than this (degrees) are also read upside down
   // lone_letters: a box less than `letter_aspect` times as long as high (a letter alone: a block's
   // letter, a sheet's figure) is read along its side nearer level, and also with the paper about it:

@@ -40,7 +40,8 @@ struct Spotter::Impl {
       : models(load_line_models(dir, runtime, o)), options(o) {}
   // The detector's probabilities over `area` (image pixels) of the image resized by `scale` (turned a
   // quarter when `turned`), put into `prob` (a byte a pixel, the image's size) where higher.
-  void detect_into(cv::Mat& prob, const image::RgbImage& image, const cv::Rect& area, double scale, bool turned);
+  // `turn`: degrees the detector's windows are turned clockwise (0 upright; 90 exactly a quarter).
+  void detect_into(cv::Mat& prob, const image::RgbImage& image, const cv::Rect& area, double scale, double turn);
   // The lines of `prob` (db_boxes, and bend, spaced_letters, line_pieces as they run).
   std::vector<TextBox> boxes_in(const cv::Mat& prob) const;
   // The lines of the upright reading, its probability map left in `prob`.
@@ -52,6 +53,9 @@ struct Spotter::Impl {
   // Those lines with the steep ones a reading turned a quarter finds in `areas` (the turned stage).
   std::vector<TextBox> with_turned_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
                                          std::vector<TextBox> upright);
+  // Those lines with the tilted ones readings tilted either way find in `areas` (the tilted stage).
+  std::vector<TextBox> with_tilted_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
+                                         std::vector<TextBox> boxes);
   // Every crop read by the recogniser, in batches of one padded width, split into words (the reading stage).
   std::vector<CropReading> read_crops(const std::vector<Crop>& crops);
 };
@@ -151,14 +155,18 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   double scale = o.scale > 0 ? o.scale : 1;
   std::vector<TextBox> boxes = impl_->lines_at(image, scale, prob);
   if (o.scale == 0 && o.runs(Stage::enlarged)) boxes = impl_->enlarged_lines(image, scale, prob, std::move(boxes));
-  // Where to read the image turned is told by the upright map, which is then let go: a whole map
-  // holds one map at a time.
-  std::vector<cv::Rect> turned;
-  if (o.runs(Stage::turned))
-    turned = o.unsettled > 0 ? unsettled_regions(prob, boxes, o.unsettled, o.line_work) : std::vector<cv::Rect>{cv::Rect(0, 0, image.width, image.height)};
+  // Where to read the image turned and tilted is told by the upright map, which is then let go: a
+  // whole map holds one map at a time.
+  const auto areas = [&](double low) {
+    return low > 0 ? unsettled_regions(prob, boxes, low, o.line_work) : std::vector<cv::Rect>{cv::Rect(0, 0, image.width, image.height)};
+  };
+  const std::vector<cv::Rect> turned = o.runs(Stage::turned) ? areas(o.unsettled) : std::vector<cv::Rect>{};
+  const std::vector<cv::Rect> tilted = o.runs(Stage::tilted) ? areas(o.tilted_unsettled) : std::vector<cv::Rect>{};
   prob.release();
   if (o.scale == 0 && o.runs(Stage::small_lettering)) boxes = impl_->with_small_lines(image, scale, std::move(boxes));
-  return impl_->with_turned_lines(image, scale, turned, std::move(boxes));
+  if (o.runs(Stage::turned)) boxes = impl_->with_turned_lines(image, scale, turned, std::move(boxes));
+  if (o.runs(Stage::tilted)) boxes = impl_->with_tilted_lines(image, scale, tilted, std::move(boxes));
+  return boxes;
 }
 
 std::vector<TextBox> Spotter::Impl::enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes) {
@@ -203,8 +211,22 @@ std::vector<TextBox> Spotter::Impl::with_turned_lines(const image::RgbImage& ima
   // turned a quarter, and each steep, elongated line found so replaces what the upright reading made
   // of the same place, unless that was a level line.
   cv::Mat prob(image.height, image.width, CV_8U, cv::Scalar(0));
-  for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, true);
+  for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, 90);
   return merge_turned_lines(std::move(upright), boxes_in(prob), options.turned_overlap);
+}
+
+std::vector<TextBox> Spotter::Impl::with_tilted_lines(const image::RgbImage& image, double scale, const std::vector<cv::Rect>& areas,
+                                                      std::vector<TextBox> boxes) {
+  // A name set along a road at 30 degrees is found less well than a level one: read tilted so, it is
+  // near level. Each turn's map is let go before the next is made.
+  const SpotOptions& o = options;
+  for (const double turn : {o.tilt_angle, -o.tilt_angle}) {
+    if (areas.empty()) break;
+    cv::Mat prob(image.height, image.width, CV_8U, cv::Scalar(0));
+    for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, turn);
+    boxes = add_unseen_lines(std::move(boxes), lines_tilted(boxes_in(prob), o.least_tilt, o.most_tilt), o.tilted_overlap);
+  }
+  return boxes;
 }
 
 std::vector<TextBox> Spotter::Impl::boxes_in(const cv::Mat& prob) const {
@@ -217,11 +239,11 @@ std::vector<TextBox> Spotter::Impl::boxes_in(const cv::Mat& prob) const {
 
 std::vector<TextBox> Spotter::Impl::lines_at(const image::RgbImage& image, double scale, cv::Mat& prob) {
   prob = cv::Mat(image.height, image.width, CV_8U, cv::Scalar(0));
-  detect_into(prob, image, cv::Rect(0, 0, image.width, image.height), scale, false);
+  detect_into(prob, image, cv::Rect(0, 0, image.width, image.height), scale, 0);
   return boxes_in(prob);
 }
 
-void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, const cv::Rect& area, double scale, bool turned) {
+void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, const cv::Rect& area, double scale, double turn) {
   const SpotOptions& o = options;
   const cv::Mat rgb(original.height, original.width, CV_8UC3, const_cast<uint8_t*>(original.rgb.data()));
   // The detector sees the area resized by `scale` (W x H), window by window; each window's
@@ -239,16 +261,33 @@ void Spotter::Impl::detect_into(cv::Mat& prob, const image::RgbImage& original, 
       const cv::Rect source(sx0, sy0, sx1 - sx0, sy1 - sy0);
       cv::Mat window = rgb(source);
       if (scale != 1) cv::resize(rgb(source), window, cv::Size(cw, ch), 0, 0, scale > 1 ? cv::INTER_CUBIC : cv::INTER_AREA);
-      if (turned) {  // into a new matrix: `window` may be a view of the image itself
+      const cv::Size upright = window.size();
+      cv::Mat tilt;  // a turn other than a quarter: the window turned about its middle onto a canvas that holds it whole
+      if (turn == 90) {  // into a new matrix: `window` may be a view of the image itself
         cv::Mat t;
         cv::rotate(window, t, cv::ROTATE_90_CLOCKWISE);
+        window = t;
+      } else if (turn != 0) {
+        const cv::Point2f middle(static_cast<float>(window.cols) / 2, static_cast<float>(window.rows) / 2);
+        const cv::Rect2f canvas = cv::RotatedRect(middle, cv::Size2f(window.size()), static_cast<float>(turn)).boundingRect2f();
+        tilt = cv::getRotationMatrix2D(middle, -turn, 1.0);  // OpenCV turns counter-clockwise for a positive angle
+        tilt.at<double>(0, 2) += canvas.width / 2 - middle.x;
+        tilt.at<double>(1, 2) += canvas.height / 2 - middle.y;
+        cv::Mat t;
+        // The corners the turn uncovers are filled with the map mirrored, not with a colour whose edge
+        // the detector might take for a line.
+        cv::warpAffine(window, t, tilt, cv::Size(cvCeil(canvas.width), cvCeil(canvas.height)), cv::INTER_LINEAR, cv::BORDER_REFLECT_101);
         window = t;
       }
       const std::vector<float> p = models.detector->text_probability(window.ptr<uint8_t>(), window.cols, window.rows, window.step[0]);
       cv::Mat content = cv::Mat(window.rows, window.cols, CV_32F, const_cast<float*>(p.data()));
-      if (turned) {
+      if (turn == 90) {
         cv::Mat t;
         cv::rotate(content, t, cv::ROTATE_90_COUNTERCLOCKWISE);
+        content = t;
+      } else if (turn != 0) {
+        cv::Mat t;
+        cv::warpAffine(content, t, tilt, upright, cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar(0));
         content = t;
       }
       cv::Mat back;

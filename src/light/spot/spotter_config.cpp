@@ -28,6 +28,8 @@ const std::vector<StageInfo>& spotter_stages() {
       {Stage::small_lettering, "small_lettering", false,
        "the image read once more, more enlarged, for lettering much smaller than most (a plan's street names); slower"},
       {Stage::turned, "turned", false, "the image read turned a quarter where the upright reading saw something other than level lines"},
+      {Stage::tilted, "tilted", false,
+       "the image read tilted either way (30 degrees), its lines tilted 12-60 degrees added where no line was"},
       {Stage::upside_down, "upside_down", false, "steep lines also read upside down, the more confident reading kept"},
       {Stage::lone_letters, "lone_letters", false, "a letter alone also read levelled, and with the paper about it"},
       {Stage::lone_glyphs, "lone_glyphs", false, "letters standing alone that the detector missed, looked for in the ink and read"},
@@ -44,7 +46,7 @@ const StageInfo& stage_info(Stage s) { return spotter_stages()[static_cast<size_
 std::vector<Stage> default_stages() {
   std::vector<Stage> out;
   for (const StageInfo& s : spotter_stages())
-    if (s.stage != Stage::small_lettering) out.push_back(s.stage);
+    if (s.stage != Stage::small_lettering && s.stage != Stage::tilted) out.push_back(s.stage);
   return out;
 }
 
@@ -101,6 +103,11 @@ const std::vector<SpotSetting>& spot_settings() {
       {"turned", "unsettled", [](SpotOptions& o) -> F { return &o.unsettled; }, 0, 1, "read turned where the probability reaches this off the level lines (0: everywhere)"},
       {"turned", "overlap", [](SpotOptions& o) -> F { return &o.turned_overlap; }, 0, 1, "a steep line replaces upright lines it overlaps above this share"},
       {"turned", "line_work", [](SpotOptions& o) -> F { return &o.line_work; }, 1, 1000, "places longer than so many times their thickness are line work"},
+      {"tilted", "angle", [](SpotOptions& o) -> F { return &o.tilt_angle; }, 1, 89, "the image read tilted so many degrees either way"},
+      {"tilted", "unsettled", [](SpotOptions& o) -> F { return &o.tilted_unsettled; }, 0, 1, "read tilted where the probability reaches this off the level lines (0: everywhere)"},
+      {"tilted", "least_tilt", [](SpotOptions& o) -> F { return &o.least_tilt; }, 0, 90, "lines found so are kept from so many degrees off level"},
+      {"tilted", "most_tilt", [](SpotOptions& o) -> F { return &o.most_tilt; }, 0, 90, "... up to so many"},
+      {"tilted", "overlap", [](SpotOptions& o) -> F { return &o.tilted_overlap; }, 0, 1, "a tilted line is added where it overlaps no line found before above this share"},
       {"upside_down", "angle", [](SpotOptions& o) -> F { return &o.flip_angle; }, 0, 90, "lines steeper than this (degrees) also read upside down"},
       {"lone_letters", "aspect", [](SpotOptions& o) -> F { return &o.letter_aspect; }, 1, 10, "a box shorter than this many heights is a letter alone"},
       {"lone_letters", "context", [](SpotOptions& o) -> F { return &o.letter_context; }, 1, 20, "read grown so many times along, with the paper"},

@@ -234,6 +234,13 @@ double overlap(const TextBox& a, const TextBox& b) {
 
 bool is_level_line(const TextBox& b) { return steepness(b) <= 45 && elongated(b); }
 
+std::vector<TextBox> lines_tilted(const std::vector<TextBox>& lines, double least, double most) {
+  std::vector<TextBox> out;
+  for (const TextBox& b : lines)
+    if (steepness(b) >= least && steepness(b) <= most && elongated(b)) out.push_back(b);
+  return out;
+}
+
 std::vector<TextBox> merge_turned_lines(std::vector<TextBox> upright, const std::vector<TextBox>& turned, double least_overlap) {
   for (const TextBox& t : turned) {
     if (steepness(t) <= 45 || !elongated(t)) continue;  // level, or no line at all

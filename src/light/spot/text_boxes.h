@@ -100,6 +100,10 @@ std::vector<TextBox> merge_large_lines(std::vector<TextBox> enlarged, const std:
 // before stays as it was.
 std::vector<TextBox> add_unseen_lines(std::vector<TextBox> found, const std::vector<TextBox>& more, double most_overlap = 0.1);
 
+// The lines of a reading tilted either way that lie `least` to `most` degrees from level and are at
+// least 1.5 times as long as high (a word, not a letter alone: the tilted stage).
+std::vector<TextBox> lines_tilted(const std::vector<TextBox>& lines, double least, double most);
+
 // A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
 std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);
 

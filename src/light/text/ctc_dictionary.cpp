@@ -27,8 +27,28 @@ Dictionary::Dictionary(const std::string& keys_path, int classes) {
   if (classes != static_cast<int>(texts_.size()))
     throw Error(keys_path + ": " + std::to_string(texts_.size() - 2) + " characters, but the recogniser has " + std::to_string(classes) +
                 " classes (expected characters + blank + space)");
+  index();
+}
+
+void Dictionary::index() {
+  ids_.clear();
   for (size_t k = 1; k + 1 < texts_.size(); ++k) ids_.emplace(utf8_decode(texts_[k]), static_cast<int>(k));  // the first of twins
   ids_[U" "] = space();
+}
+
+Dictionary Dictionary::with_characters(const std::vector<std::string>& more) const {
+  Dictionary out;
+  out.texts_.assign(texts_.begin(), texts_.end() - 1);
+  out.texts_.insert(out.texts_.end(), more.begin(), more.end());
+  out.texts_.push_back(" ");
+  out.index();
+  return out;
+}
+
+std::string Dictionary::keys_text() const {
+  std::string out;
+  for (size_t k = 1; k + 1 < texts_.size(); ++k) out += texts_[k] + "\n";
+  return out;
 }
 
 namespace {

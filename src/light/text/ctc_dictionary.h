@@ -13,6 +13,11 @@ class Dictionary {
  public:
   // A keys file (one character a line); `classes` the recogniser's (checked: lines + blank + space).
   Dictionary(const std::string& keys_path, int classes);
+  // This dictionary with `more` characters (one UTF-8 character each) after its own, before the space:
+  // the dictionary of a recogniser given classes for them (model::with_classes_added).
+  Dictionary with_characters(const std::vector<std::string>& more) const;
+  // The keys file of this dictionary: its characters one a line.
+  std::string keys_text() const;
   const std::string& text(int id) const { return texts_.at(static_cast<size_t>(id)); }
   int classes() const { return static_cast<int>(texts_.size()); }
   int space() const { return classes() - 1; }
@@ -25,6 +30,8 @@ class Dictionary {
   std::optional<std::vector<int>> encode(const std::string& text) const;
 
  private:
+  Dictionary() = default;
+  void index();
   std::vector<std::string> texts_;
   std::map<std::u32string, int> ids_;
 };

@@ -21,9 +21,11 @@
 #include "light/model/device.h"
 #include "light/model/ppocr_rec.h"
 #include "light/text/ctc_dictionary.h"
+#include "light/text/latin_letters.h"
 #include "light/train/spotter_run.h"
 #include "light/util/fs.h"
 #include "light/util/progress.h"
+#include "light/util/utf8.h"
 
 namespace light::train {
 
@@ -168,6 +170,26 @@ RecognizerScore score(model::TextRecognizerImpl& rec, const std::vector<WordExam
   return s;
 }
 
+// A new class starts this much below the plain letter it copies (in logit), so that it is read only
+// once training has taught it apart: e^-2, a seventh of the plain letter's probability.
+constexpr double kNewClassBiasDrop = 2.0;
+
+// The letters --add-characters names that the dictionary lacks, in the order given (latin_letters'
+// for "latin"); each must be one of text::latin_letters() (its row starts from its plain letter's).
+std::vector<char32_t> characters_to_add(const std::string& spec, const text::Dictionary& dict) {
+  if (!is_valid_utf8(spec)) throw Error("--add-characters: not UTF-8");
+  const std::u32string given = spec == "latin" ? std::u32string(text::latin_letters().begin(), text::latin_letters().end()) : utf8_decode(spec);
+  std::vector<char32_t> out;
+  for (const char32_t c : given) {
+    if (text::plain_letter(c) == 0)
+      throw Error("--add-characters: \"" + utf8_encode(std::u32string(1, c)) +
+                  "\" is not a letter of Latin-1 or Latin Extended-A (or the long s): a new class starts from its plain letter's row");
+    if (!dict.encode(utf8_encode(std::u32string(1, c))) && std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  }
+  if (out.empty()) throw Error("--add-characters: the recogniser's dictionary has every one of these already (\"" + spec + "\")");
+  return out;
+}
+
 }  // namespace
 
 RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
@@ -175,8 +197,22 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
   if (o.epochs < 1 || o.batch_size < 1) throw Error("--max-epochs and --batch-size: expected at least 1");
   const fs::path out(o.out_dir);
   model::set_threads(o.threads);
-  model::TextRecognizer rec = model::load_text_recognizer(o.spotter_dir + "/recognizer.safetensors");
-  const text::Dictionary dict(o.spotter_dir + "/keys.txt", static_cast<int>(rec->classes));
+  if (o.resume && !o.add_characters.empty())
+    throw Error("--add-characters: a new run's option (the run in " + o.out_dir + " holds the classes it started with)");
+  // A resumed run reads its own dictionary and recogniser, which may hold classes the spotter lacks.
+  const std::string keys = o.resume ? (out / "best" / "keys.txt").string() : o.spotter_dir + "/keys.txt";
+  model::TextRecognizer rec = model::load_text_recognizer(o.resume ? (out / "last.safetensors").string() : o.spotter_dir + "/recognizer.safetensors");
+  text::Dictionary dict(keys, static_cast<int>(rec->classes));
+  if (!o.add_characters.empty()) {
+    std::vector<int64_t> rows;
+    std::vector<std::string> added;
+    for (const char32_t c : characters_to_add(o.add_characters, dict)) {
+      rows.push_back(dict.encode(utf8_encode(std::u32string(1, text::plain_letter(c)))).value().at(0));
+      added.push_back(utf8_encode(std::u32string(1, c)));
+    }
+    rec = model::with_classes_added(rec, rows, kNewClassBiasDrop);
+    dict = dict.with_characters(added);
+  }
   const std::vector<bool> allowed = dict.allowed(o.alphabet);
   // The classes read and learnt: the blank and the alphabet's; the CTC head's other rows stay as they are.
   std::vector<int64_t> ids_list, position(static_cast<size_t>(dict.classes()), -1);
@@ -199,6 +235,10 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
     best = {state.at("best_words").get<size_t>(), state.at("best_exact").get<double>(), state.at("best_char_accuracy").get<double>()};
   } else {
     start_spotter_run(o.spotter_dir, o.out_dir);
+    if (!o.add_characters.empty()) {  // the run's spotter folder reads the new classes from the start
+      write_file_atomic((out / "best" / "keys.txt").string(), dict.keys_text());
+      model::write_state(*rec, (out / "best" / "recognizer.safetensors").string(), {{"fine_tuned_from", o.spotter_dir}});
+    }
     rec->eval();
     best = score(*rec, val, ids, dict, o.batch_size);
     if (o.progress)

@@ -17,6 +17,11 @@ struct RecognizerTrainOptions {
   // What a training example is: "lines" (the words of a phrase on one line, read together with their
   // spaces, as the spotter reads a detected line) or "words" (each word alone).
   std::string units = "lines";
+  // Classes added to the recogniser before training (a new run only): "latin" (every letter of
+  // text::latin_letters() the dictionary lacks: â ê ô ç ñ ö ß æ œ ſ ...) or the letters themselves, each
+  // one of those. Each starts as its plain letter's row (text::plain_letter), read as that letter until
+  // trained; best/keys.txt holds them after the spotter's characters.
+  std::string add_characters;
   int epochs = 3, batch_size = 32, threads = 0, max_words = 20000, seed = 1;
   double lr = 1e-4;
   bool resume = false;  // continue the run in out_dir after its last finished epoch
