@@ -18,12 +18,17 @@ LIGHT=${LIGHT:-build/light}
 GT=data/real/$SPLIT.json
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 [ -f "$GT" ] || { echo "$GT: no such split (train, dev, test)" >&2; exit 1; }
+# A folder this script made before (it holds scores.txt) is scored again; any other is left alone.
+if [ -e "$OUT" ] && [ ! -f "$OUT/scores.txt" ]; then
+  echo "$OUT: exists and is not a score-real.sh output (no scores.txt); give a new OUT" >&2; exit 1
+fi
 rm -rf "$OUT"; mkdir -p "$OUT/images"
 # Only the split's images: spot reads a folder.
 for img in $(grep -o '"image": *"[^"]*"' "$GT" | sed 's/.*"\([^"]*\)"$/\1/'); do
   ln -s "$(pwd)/data/real/images/$img" "$OUT/images/$img"
 done
 if [ "$SPOTTER" = tesseract ]; then  # Tesseract 5 (--psm 11), read upright and turned a quarter either way
+  command -v "${TESSERACT:-tesseract}" > /dev/null || { echo "tesseract: not installed (apt install tesseract-ocr)" >&2; exit 1; }
   "${PYTHON:-/usr/bin/python3}" scripts/tesseract-words.py "$OUT/images" "$OUT/words.json" --turned
 else
   # shellcheck disable=SC2086

@@ -2,29 +2,29 @@
 """Tesseract 5's words on every image of a folder, as MapText predictions (the comparison column of
 scripts/score-spotter.sh and scripts/score-real.sh).
 
-    tesseract-words.py IMAGES_DIR OUT_JSON [--turned] [--prefix P]
-
 Each image is read with `tesseract --psm 11` (sparse text), its level-5 rows (words) kept as level
 boxes (vertices in MapText order, score = confidence / 100). With --turned each image is also read
 turned a quarter either way, and the steep words found so (taller than wide once turned back) that
 overlap no word kept (common area over the smaller above 0.3) are added, their vertices in reading
-order. An image's key is P + its file name (P defaults to "")."""
-import csv, io, json, os, subprocess, sys, tempfile
+order. An image's key is PREFIX + its file name. $TESSERACT names the binary (default tesseract)."""
+import argparse, csv, io, json, os, subprocess, sys, tempfile
 
 from PIL import Image
 
-args = [a for a in sys.argv[1:] if not a.startswith('--')]
-turned = '--turned' in sys.argv
-prefix = sys.argv[sys.argv.index('--prefix') + 1] if '--prefix' in sys.argv else ''
-if '--prefix' in sys.argv: args.remove(prefix)
-if len(args) != 2: sys.exit(__doc__)
-folder, out = args
+parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+parser.add_argument('images', help='folder of images')
+parser.add_argument('out', help='MapText predictions to write (a new file)')
+parser.add_argument('--turned', action='store_true', help='also read each image turned a quarter either way')
+parser.add_argument('--prefix', default='', help='put before each image key (e.g. images/)')
+args = parser.parse_args()
+if not os.path.isdir(args.images): sys.exit(f'{args.images}: not a folder of images')
 
 
 def words(image):  # [(x, y, w, h, text, conf)] of one PIL image
     with tempfile.NamedTemporaryFile(suffix='.png') as f:
         image.save(f.name)
-        tsv = subprocess.run([os.environ.get('TESSERACT', 'tesseract'), f.name, 'stdout', '--psm', '11', 'tsv'], capture_output=True, check=True).stdout
+        tsv = subprocess.run([os.environ.get('TESSERACT', 'tesseract'), f.name, 'stdout', '--psm', '11', 'tsv'],
+                             capture_output=True, check=True).stdout
     rows = csv.DictReader(io.StringIO(tsv.decode('utf-8')), delimiter='\t', quoting=csv.QUOTE_NONE)
     return [(int(r['left']), int(r['top']), int(r['width']), int(r['height']), (r.get('text') or '').strip(), float(r['conf']))
             for r in rows if r['level'] == '5' and (r.get('text') or '').strip() and float(r['conf']) >= 0]
@@ -43,14 +43,13 @@ def overlap(a, b):  # common area over the smaller, of two axis-aligned boxes
 
 
 tiles = []
-for name in sorted(os.listdir(folder)):
+for name in sorted(os.listdir(args.images)):
     if not name.lower().endswith(('.png', '.jpg', '.jpeg', '.tif', '.tiff')): continue
-    image = Image.open(os.path.join(folder, name)).convert('RGB')
+    image = Image.open(os.path.join(args.images, name)).convert('RGB')
     W, H = image.size
-    kept = []
-    for x, y, w, h, text, conf in words(image):  # top-left, top-right, bottom-right, bottom-left
-        kept.append(({"vertices": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], "text": text, "score": conf / 100}))
-    if turned:
+    kept = [{"vertices": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]], "text": text, "score": conf / 100}
+            for x, y, w, h, text, conf in words(image)]  # top-left, top-right, bottom-right, bottom-left
+    if args.turned:
         # Counter-clockwise turn: (x, y) -> (y, W - x), back: x = W - y', y = x' (words reading down).
         # Clockwise turn: (x, y) -> (H - y, x), back: x = y', y = H - x' (words reading up).
         for angle, back in ((90, lambda p: [W - p[1], p[0]]), (-90, lambda p: [p[1], H - p[0]])):
@@ -60,5 +59,5 @@ for name in sorted(os.listdir(folder)):
                 if b[3] - b[1] <= b[2] - b[0]: continue  # level once turned back: the upright reading's
                 if any(overlap(b, box(k["vertices"])) > 0.3 for k in kept): continue
                 kept.append({"vertices": poly, "text": text, "score": conf / 100})
-    tiles.append({"image": prefix + name, "groups": [[k] for k in kept]})
-json.dump(tiles, open(out, 'w'))
+    tiles.append({"image": args.prefix + name, "groups": [[k] for k in kept]})
+json.dump(tiles, open(args.out, 'w'))

@@ -38,9 +38,9 @@ struct Spotter::Impl {
   SpotOptions options;
   Impl(const std::string& dir, const model::PredictorOptions& runtime, const SpotOptions& o)
       : models(load_line_models(dir, runtime, o)), options(o) {}
-  // The detector's probabilities over `area` (image pixels) of the image resized by `scale` (turned a
-  // quarter when `turned`), put into `prob` (a byte a pixel, the image's size) where higher.
-  // `turn`: degrees the detector's windows are turned clockwise (0 upright; 90 exactly a quarter).
+  // The detector's probabilities over `area` (image pixels) of the image resized by `scale`, each
+  // window read turned `turn` degrees clockwise (0 upright; 90 a quarter, exactly) and its
+  // probabilities turned back, put into `prob` (a byte a pixel, the image's size) where higher.
   void detect_into(cv::Mat& prob, const image::RgbImage& image, const cv::Rect& area, double scale, double turn);
   // The lines of `prob` (db_boxes, and bend, spaced_letters, line_pieces as they run).
   std::vector<TextBox> boxes_in(const cv::Mat& prob) const;
@@ -220,8 +220,8 @@ std::vector<TextBox> Spotter::Impl::with_tilted_lines(const image::RgbImage& ima
   // A name set along a road at 30 degrees is found less well than a level one: read tilted so, it is
   // near level. Each turn's map is let go before the next is made.
   const SpotOptions& o = options;
+  if (areas.empty()) return boxes;
   for (const double turn : {o.tilt_angle, -o.tilt_angle}) {
-    if (areas.empty()) break;
     cv::Mat prob(image.height, image.width, CV_8U, cv::Scalar(0));
     for (const cv::Rect& area : areas) detect_into(prob, image, area, scale, turn);
     boxes = add_unseen_lines(std::move(boxes), lines_tilted(boxes_in(prob), o.least_tilt, o.most_tilt), o.tilted_overlap);
