@@ -34,6 +34,16 @@ std::string read_text(const std::string& path) {
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
 
+std::string spotter_with(const std::string& dir, const std::vector<SpotterSetting>& settings) {
+  std::filesystem::create_directories(dir);
+  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+    std::filesystem::copy_file(source_path(std::string("models/spotter/") + f), dir + "/" + f);
+  nlohmann::json c = nlohmann::json::parse(read_text(source_path("models/spotter/spotter.json")));
+  for (const SpotterSetting& s : settings) c.at(s.section).at(s.key) = s.value;
+  write_text(dir + "/spotter.json", c.dump(2));
+  return dir;
+}
+
 std::string write_byte_level_tokenizer(const std::string& dir) { return light::text::BpeTokenizer::write_byte_level(dir); }
 
 RunResult run_light(const std::string& args) {

@@ -63,4 +63,14 @@ RunResult run_light(const std::string& args);
 // A refusal: exit 1, "light: error: " and `message` on stderr (gtest expectations).
 void expect_error(const RunResult& r, const std::string& message);
 
+// A setting of a spotter folder's spotter.json: its section, key and value.
+struct SpotterSetting {
+  std::string section, key;
+  double value;
+};
+
+// A copy of the bundled spotter (models/spotter) in `dir`, its spotter.json with `settings` changed;
+// returns `dir`.
+std::string spotter_with(const std::string& dir, const std::vector<SpotterSetting>& settings);
+
 }  // namespace light::test

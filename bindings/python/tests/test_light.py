@@ -145,12 +145,21 @@ def test_a_spotter_folder_reads_with_the_stages_and_settings_its_spotter_json_gi
 
 
 def test_spot_small_lettering_reads_as_light_spot_small_lettering_and_links_as_a_spotters_words(tmp_path):
-    # A plan's street names among larger lettering (tests/test_spotter.cpp): more found read again enlarged.
+    # A plan's street names among larger lettering (tests/test_spotter.cpp): more found read again
+    # enlarged, by a spotter folder that enlarges the median line to 28 px, as that test does.
+    import shutil
+    folder = tmp_path / "spotter"
+    folder.mkdir()
+    for f in ("detector.safetensors", "recognizer.safetensors", "keys.txt"):
+        shutil.copy(os.path.join(SRC, "models", "spotter", f), folder / f)
+    config = json.loads(open(os.path.join(SRC, "models", "spotter", "spotter.json")).read())
+    config["enlarged"]["auto_height"] = 28
+    (folder / "spotter.json").write_text(json.dumps(config))
     crop = os.path.join(SRC, "tests", "data", "spot", "street-names-among-larger-lettering.png")
-    want = cli(tmp_path, "spot", "--images", crop, "--threads", "2", "--small-lettering")
-    got = light.Spotter(threads=2, small_lettering=True).spot(crop)
+    want = cli(tmp_path, "spot", "--images", crop, "--spotter", str(folder), "--threads", "2", "--small-lettering")
+    got = light.Spotter(str(folder), threads=2, small_lettering=True).spot(crop)
     assert got == want
-    assert len(got[0]["groups"]) > len(light.Spotter(threads=2).spot(crop)[0]["groups"]) + 2
+    assert len(got[0]["groups"]) > len(light.Spotter(str(folder), threads=2).spot(crop)[0]["groups"]) + 2
     linker = light.Linker(threads=2)
     linker.link(got, os.path.dirname(crop))
     assert linker.report["spotted_tiles"] == 1  # every word carries the spotter's score

@@ -63,6 +63,13 @@ std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std:
       for (auto t = static_cast<size_t>(a->end); t < static_cast<size_t>(b->start) && t < space.size(); ++t)
         if (space[t] > o.space_probability) split = true;
     if (gap > o.gap_ratio * median && gap > median + o.gap_steps && !within) split = true;
+    // An abbreviation's point, then a capital and a small letter ("St.Petri", "S.Jacobi", "Bors.Br"):
+    // the recogniser seldom hears the space after a point, and a point inside a word is followed by a
+    // letter alone ("N.Y.", "U.S.A.").
+    if (k >= 2 && k + 1 < letters.size() && a->text == "." && both && is_capital(next[0])) {
+      const std::u32string word = utf8_decode(letters[k - 2]->text), then = utf8_decode(letters[k + 1]->text);
+      if (!word.empty() && is_letter(word.back()) && !then.empty() && is_small_letter(then[0])) split = true;
+    }
     if (split) words.emplace_back();
     words.back().push_back(b);
   }

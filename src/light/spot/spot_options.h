@@ -93,7 +93,7 @@ struct SpotOptions {
   // kept (Spotter::lines), replacing the upright lines they overlap (common area over the smaller's
   // above `turned_overlap`) unless one is level. A place the upright probability reaches more than
   // `line_work` times as long as thick is line work, not read turned.
-  double unsettled = 0.1;
+  double unsettled = 0;
   double turned_overlap = 0.3;
   double line_work = 25;
   // tilted: the image is also read tilted by `tilt_angle` degrees either way (where its upright

@@ -3,7 +3,7 @@
 // spot/spotter_config.h). The detector's probability map is computed in windows (bounded memory on a
 // map of any size) and its text lines found (spot/text_boxes: db_boxes, bend, spaced_letters,
 // line_pieces), again enlarged where the lettering is small (enlarged, small_lettering), then with the
-// image turned a quarter where the upright reading saw something other than level lines (turned);
+// image turned a quarter (turned; everywhere, or where the upright reading saw something off the level lines);
 // letters standing alone that the detector does not see are looked for in the ink (lone_glyphs), each
 // line straightened and read (spot/line_crops, spot/reading: upside_down, lone_letters, reading),
 // short words turned to their baseline (baseline), spaced words joined (spaced_words) and each line's

@@ -27,7 +27,7 @@ const std::vector<StageInfo>& spotter_stages() {
       {Stage::enlarged, "enlarged", false, "with scale 0: the image read again enlarged when its median line is low, its large lines kept"},
       {Stage::small_lettering, "small_lettering", false,
        "the image read once more, more enlarged, for lettering much smaller than most (a plan's street names); slower"},
-      {Stage::turned, "turned", false, "the image read turned a quarter where the upright reading saw something other than level lines"},
+      {Stage::turned, "turned", false, "the image read turned a quarter (everywhere, or where the upright reading saw something off the level lines)"},
       {Stage::tilted, "tilted", false,
        "the image read tilted either way (30 degrees), its lines tilted 12-60 degrees added where no line was"},
       {Stage::upside_down, "upside_down", false, "steep lines also read upside down, the more confident reading kept"},
