@@ -371,9 +371,9 @@ TEST(Spotter, FindsWordsSetAlongACurveOnlyWithEdgesThatBendWithTheLine) {
 
 TEST(Spotter, ReadsALetterAloneLevelledAndWithThePaperAboutIt) {
   // A crop of a calibration tile (seed 2217, a city plan): a block's letter "A" (about 30 px) alone.
-  // Read with the median line enlarged to 28 px (the default's 40 reads the crop larger, where the
-  // detector's box on the letter stands upright), the detector's box on it is square and stands on
-  // its side; read so, or tight, it reads as nothing.
+  // Read with the median line enlarged to 28 px (at the default's 40 the crop is read larger, and the
+  // detector's line on the letter is read without this stage), the detector's box on it is square
+  // and stands on its side; read so, or tight, it reads as nothing.
   const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/block-letter-a.jpg"));
   auto letter = [](const std::vector<light::spot::SpottedWord>& words) { return word_at(words, 295, 305, 8); };
   light::spot::SpotOptions at_28;

@@ -166,7 +166,7 @@ def test_spot_small_lettering_reads_as_light_spot_small_lettering_and_links_as_a
     linker = light.Linker(threads=2, words_from="annotation")
     linker.link(got, os.path.dirname(crop))
     assert linker.report["spotted_tiles"] == 0
-    linked = cli(tmp_path, "link", "--images", crop, "--small-lettering", "--threads", "2")
+    linked = cli(tmp_path, "link", "--images", crop, "--spotter", str(folder), "--small-lettering", "--threads", "2")
     assert linked == light.Linker(threads=2).link(got, os.path.dirname(crop))
 
 # ---- Words keep their identity --------------------------------------------------------------------
