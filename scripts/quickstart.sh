@@ -43,7 +43,7 @@ show_phrases "$Q/scan.json" 25
 rm -rf "$Q/scan-view"
 ./build/light view --words "$Q/scan.json" --images "$SCAN" -o "$Q/scan-view" -q
 echo "see $Q/scan-drawn/ and open $Q/scan-view/index.html in a browser"
-./build/light search "Pont Marie" --in "$Q/scan.json"
+./build/light search "Hotel de Sens" --in "$Q/scan.json"
 
 echo
 echo "== light link: the words of a bundled map tile ($TILE) into phrases, with the bundled model =="
