@@ -67,6 +67,25 @@ TEST(InkExtent, LeavesOutARuleAlongTheWordAndALineCrossingIt) {
   EXPECT_NEAR(busy->bottom, plain->bottom, 1e-9);
 }
 
+TEST(InkExtent, TakesOutARuleJoinedToTheLettersAndToTheNextLinesLetters) {
+  // A street's edge under the word touching its descender (rows 130-132), and below it the next
+  // line's letters hanging from it off the strip's bottom: kept, the rule would carry the descender's
+  // letter off with the next line, and the fit would end at the x-height.
+  cv::Mat m = lettered(false, false);
+  const cv::Scalar ink(40, 35, 30);
+  cv::line(m, {30, 131}, {270, 131}, ink, 3);
+  for (int x = 70; x <= 240; x += 40) cv::rectangle(m, cv::Rect(x, 133, 16, 67), ink, cv::FILLED);
+  const auto plain = light::spot::ink_extent(rgb(lettered(false, false)), box(50, 40, 250, 140));
+  light::spot::InkExtentOptions kept;
+  kept.rule_length = 0;
+  const auto with_rule = light::spot::ink_extent(rgb(m), box(50, 40, 250, 140), kept);
+  const auto without = light::spot::ink_extent(rgb(m), box(50, 40, 250, 140));
+  ASSERT_TRUE(plain && with_rule && without);
+  EXPECT_LT(with_rule->bottom, plain->bottom - 0.05);
+  EXPECT_NEAR(without->top, plain->top, 0.01);
+  EXPECT_NEAR(without->bottom, plain->bottom, 0.04);
+}
+
 TEST(InkExtent, FitsATurnedWordInItsOwnFrame) {
   // The sheet turned 30 degrees about (150, 100), the box with it.
   const cv::Mat m = lettered(false, false);

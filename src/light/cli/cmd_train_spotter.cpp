@@ -30,6 +30,10 @@ void add_train_spotter_command(CLI::App& app) {
   cmd->add_option("--add-characters", a->add_characters,
                   "Recogniser, a new run: letters given classes of their own before training, each started from its plain letter "
                   "(latin: every letter of Latin-1 and Latin Extended-A the dictionary lacks, â ê ô ç ñ ö ß æ œ ſ ...; or the letters)");
+  cmd->add_option("--learn", a->learn,
+                  "Recogniser: all (every weight) | added (the --add-characters classes alone: every other character read as before)")
+      ->check(CLI::IsMember({"all", "added"}))
+      ->capture_default_str();
   cmd->add_option("--part", *part, "recognizer | detector: the model fine-tuned")
       ->check(CLI::IsMember({"recognizer", "detector"}))
       ->capture_default_str();
@@ -72,6 +76,7 @@ void add_train_spotter_command(CLI::App& app) {
                           "--device", "--word-height", "--crop", "--steps"})
       if (!detector && cmd->count(o) > 0)
         throw Error(std::string(o) + ": the detector's option (--part detector); the recogniser is trained on the CPU without it");
+    if (detector && cmd->count("--learn") > 0) throw Error("--learn: the recogniser's option (--part recognizer)");
     if (detector && cmd->count("--add-characters") > 0)
       throw Error("--add-characters: the recogniser's option (--part recognizer); the detector has no classes to add");
     for (const char* o : {"--alphabet", "--max-words"})  // reading options: the detector's training goes on without them

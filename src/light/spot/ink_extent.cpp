@@ -46,19 +46,22 @@ std::optional<AcrossExtent> ink_extent(const image::RgbImage& image, const std::
   const double cut = (dark + paper) / 2;
   const int cols = x1 - x0;
   cv::Mat ink(H, cols, CV_8U);
-  std::vector<double> share(H, 0.0);
-  for (int y = 0; y < H; ++y) {
-    int count = 0;
-    for (int x = 0; x < cols; ++x) {
-      const bool dark_here = grey[static_cast<size_t>(y) * cols + x] < cut;
-      ink.at<uint8_t>(y, x) = dark_here ? 255 : 0;
-      count += dark_here;
-    }
-    share[y] = static_cast<double>(count) / cols;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < cols; ++x) ink.at<uint8_t>(y, x) = grey[static_cast<size_t>(y) * cols + x] < cut ? 255 : 0;
+  const double row_of = H / (1 + 2 * o.look);  // rows per word height
+  // A rule along the word touching its letters would join them to whatever it reaches (the next line's
+  // letters, the strip's edge): lettering has no stroke that long along the line, so it comes out first.
+  const int rule = static_cast<int>(std::lround(o.rule_length * row_of));
+  if (rule > 0 && rule < cols) {
+    cv::Mat rules;
+    cv::morphologyEx(ink, rules, cv::MORPH_OPEN, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(rule, 1)));
+    cv::dilate(rules, rules, cv::getStructuringElement(cv::MORPH_RECT, cv::Size(3, 3)));
+    ink.setTo(0, rules);
   }
+  std::vector<double> share(H, 0.0);
+  for (int y = 0; y < H; ++y) share[y] = static_cast<double>(cv::countNonZero(ink.row(y))) / cols;
   // The letters' core: the rows inside the word as given holding at least half the most inked one's
   // ink (a rule along the word, holding more than max_row_ink, is not lettering).
-  const double row_of = H / (1 + 2 * o.look);  // rows per word height
   const int top0 = static_cast<int>(std::ceil(o.look * row_of)), bottom0 = std::min(H - 1, static_cast<int>((1 + o.look) * row_of));
   double most = 0;
   for (int y = top0; y <= bottom0; ++y)

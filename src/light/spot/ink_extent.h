@@ -26,6 +26,8 @@ struct InkExtentOptions {
   double margin = 0.06;      // the edges lie 1 px + this share of the ink's height beyond it
   double min_ratio = 0.6, max_ratio = 1.5;  // a fit is kept only within so many times the height given
   double min_contrast = 40;  // grey levels between the paper and the darkest ink, else no fit
+  double rule_length = 1;    // runs of ink along the strip this many heights long or longer (a street's edge, a
+                             // rule touching an ascender) are taken out before the letters are looked for; 0: kept
 };
 
 // Where the ink of the word or line under `polygon` begins and ends across it, a margin added, as

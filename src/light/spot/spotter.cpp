@@ -183,6 +183,11 @@ std::vector<TextBox> Spotter::Impl::enlarged_lines(const image::RgbImage& image,
   boxes = lines_at(image, scale = enlarged, prob);
   if (o.large_height > 0)
     boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height, o.large_overlap);
+  const double second = std::round(o.second_scale * enlarged * 4) / 4;
+  if (o.second_scale > 0 && second >= 1 && second < enlarged) {
+    cv::Mat second_prob;
+    boxes = add_unseen_lines(std::move(boxes), second == 1 ? at_one : lines_at(image, second, second_prob), o.second_overlap);
+  }
   return boxes;
 }
 

@@ -94,6 +94,8 @@ const std::vector<SpotSetting>& spot_settings() {
       {"enlarged", "large_height", [](SpotOptions& o) -> F { return &o.large_height; }, 0, 100, "lines read at 1 this many auto_heights high kept (0: not)"},
       {"enlarged", "piece_height", [](SpotOptions& o) -> F { return &o.piece_height; }, 0, 1, "what the enlarged reading found lower than this share is a piece"},
       {"enlarged", "overlap", [](SpotOptions& o) -> F { return &o.large_overlap; }, 0, 1, "a large line replaces lines it overlaps above this share"},
+      {"enlarged", "second_scale", [](SpotOptions& o) -> F { return &o.second_scale; }, 0, 1, "read again at this share of the enlargement, lines unseen added (0: not)"},
+      {"enlarged", "second_overlap", [](SpotOptions& o) -> F { return &o.second_overlap; }, 0, 1, "a line found so is unseen overlapping at most this share"},
       {"small_lettering", "quantile", [](SpotOptions& o) -> F { return &o.small_quantile; }, 0, 0.99, "the lowest lines' share looked at"},
       {"small_lettering", "trigger", [](SpotOptions& o) -> F { return &o.small_trigger; }, 1, 100, "read again when they need so many times the scale"},
       {"small_lettering", "max_scale", [](SpotOptions& o) -> F { return &o.max_small_scale; }, 1, 16, "enlarged at most so many times"},
@@ -150,6 +152,7 @@ const std::vector<SpotSetting>& spot_settings() {
       {"ink_fit", "min_ratio", [](SpotOptions& o) -> F { return &o.ink.min_ratio; }, 0, 100, "a fit kept from so many times the height given"},
       {"ink_fit", "max_ratio", [](SpotOptions& o) -> F { return &o.ink.max_ratio; }, 0, 100, "to so many times"},
       {"ink_fit", "min_contrast", [](SpotOptions& o) -> F { return &o.ink.min_contrast; }, 0, 255, "grey levels between paper and ink at least"},
+      {"ink_fit", "rule_length", [](SpotOptions& o) -> F { return &o.ink.rule_length; }, 0, 100, "runs of ink along the line so many heights long are rules, taken out (0: kept)"},
   };
   return settings;
 }

@@ -197,12 +197,18 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
   if (o.epochs < 1 || o.batch_size < 1) throw Error("--max-epochs and --batch-size: expected at least 1");
   const fs::path out(o.out_dir);
   model::set_threads(o.threads);
+  if (o.learn != "all" && o.learn != "added") throw Error("--learn: expected all or added, got \"" + o.learn + "\"");
+  if (o.learn == "added" && o.resume)
+    throw Error("--learn added: a new run's option, with --add-characters (a run of minutes: start it again with a new --out)");
+  if (o.learn == "added" && o.add_characters.empty())
+    throw Error("--learn added: learns the classes --add-characters adds; give the letters (or latin)");
   if (o.resume && !o.add_characters.empty())
     throw Error("--add-characters: a new run's option (the run in " + o.out_dir + " holds the classes it started with)");
   // A resumed run reads its own dictionary and recogniser, which may hold classes the spotter lacks.
   const std::string keys = o.resume ? (out / "best" / "keys.txt").string() : o.spotter_dir + "/keys.txt";
   model::TextRecognizer rec = model::load_text_recognizer(o.resume ? (out / "last.safetensors").string() : o.spotter_dir + "/recognizer.safetensors");
   text::Dictionary dict(keys, static_cast<int>(rec->classes));
+  size_t added_count = 0;
   if (!o.add_characters.empty()) {
     std::vector<int64_t> rows;
     std::vector<std::string> added;
@@ -211,6 +217,7 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
       added.push_back(utf8_encode(std::u32string(1, c)));
     }
     rec = model::with_classes_added(rec, rows, kNewClassBiasDrop);
+    added_count = rows.size();
     dict = dict.with_characters(added);
   }
   const std::vector<bool> allowed = dict.allowed(o.alphabet);
@@ -245,7 +252,18 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
       std::fprintf(stderr, "epoch 0: validation %zu %s: exact %.3f, characters %.3f\n", best.words, o.units.c_str(), best.exact, best.char_accuracy);
   }
   rec->eval();  // batch norm keeps its statistics; every weight learns
-  torch::optim::Adam opt(rec->parameters(), torch::optim::AdamOptions(o.lr));
+  // With learn "added" only the CTC head's rows of the added classes move: every other weight is held
+  // (no gradient), and the head's other rows get none (Adam's step is then 0 for them).
+  const auto& fc = rec->head->ctc_head->fc;
+  const int64_t added_from = rec->classes - 1 - static_cast<int64_t>(o.learn == "added" ? added_count : 0);
+  if (o.learn == "added")
+    for (auto& p : rec->parameters()) p.set_requires_grad(false);
+  if (o.learn == "added") fc->weight.set_requires_grad(true), fc->bias.set_requires_grad(true);
+  torch::optim::Adam opt(o.learn == "added" ? std::vector<torch::Tensor>{fc->weight, fc->bias} : rec->parameters(), torch::optim::AdamOptions(o.lr));
+  const auto held_rows = [&](const torch::Tensor& g) {
+    g.narrow(0, 0, added_from).zero_();
+    g.narrow(0, rec->classes - 1, 1).zero_();  // the space, after the added classes
+  };
   std::mt19937_64 rng(static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
   // Batches of words of similar widths (little padding), in a random order each epoch.
   std::vector<size_t> by_width(train.size());
@@ -273,6 +291,7 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
       const torch::Tensor loss = torch::ctc_loss(log_probs, torch::tensor(targets), steps, lengths, 0, at::Reduction::Mean, true);
       opt.zero_grad();
       loss.backward();
+      if (o.learn == "added") held_rows(fc->weight.grad()), held_rows(fc->bias.grad());
       torch::nn::utils::clip_grad_norm_(rec->parameters(), 5.0);
       opt.step();
       loss_sum += loss.item<double>();
