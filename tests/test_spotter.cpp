@@ -90,6 +90,15 @@ light::model::StepClasses steps(const std::vector<int>& ids, const std::vector<f
   return s;
 }
 
+TEST(Reading, TheLongSIsWrittenAsTheRoundSWhenAsked) {
+  std::vector<light::spot::ReadChar> chars;
+  for (const char* t : {"P", "r", "e", "\xC5\xBF", "s", "b", "u", "r", "g"}) chars.push_back({t, 0, 1, 0.9f});
+  light::spot::write_long_s_as_s(chars);
+  std::string text;
+  for (const auto& c : chars) text += c.text;
+  EXPECT_EQ(text, "Pressburg");
+}
+
 TEST(Reading, CtcCollapsesRunsAndKeepsWhereEachCharacterLies) {
   const auto d = small_dictionary();
   // a a _ a b b _ _ b : "a", "a", "b", "b" (a blank separates the repeated letters)

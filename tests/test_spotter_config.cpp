@@ -64,6 +64,9 @@ TEST(SpotterConfig, EverySettingInTheTableIsReadIntoItsOwnFieldAndWrittenBack) {
   nlohmann::json all = defaults();
   all["recognizer"]["alphabet"] = "all";
   EXPECT_EQ(light::spot::parse_spotter_config(all, "s.json").alphabet, "all");
+  nlohmann::json kept = defaults();
+  kept["recognizer"]["long_s"] = "keep";
+  EXPECT_EQ(light::spot::parse_spotter_config(kept, "s.json").long_s, "keep");
 }
 
 TEST(SpotterConfig, EachDefaultLiesInItsStatedRange) {
@@ -105,6 +108,9 @@ TEST(SpotterConfig, RefusesWhatItCannotRunNamingTheFileAndTheKey) {
   c = defaults();
   c["detector"]["type"] = "east";
   EXPECT_EQ(refusal(c), "s/spotter.json: detector.type: unknown detector \"east\" (db)");
+  c = defaults();
+  c["recognizer"]["long_s"] = "f";
+  EXPECT_EQ(refusal(c), "s/spotter.json: recognizer.long_s: expected s or keep, got \"f\"");
   c = defaults();
   c["detector"]["window"] = 1000;
   EXPECT_EQ(refusal(c), "s/spotter.json: detector.window: expected a multiple of 32, got 1000");

@@ -33,7 +33,7 @@ class CtcRecognizer : public LineRecognizer {
  public:
   CtcRecognizer(std::shared_ptr<model::SpotterModels> models, const std::string& keys, const SpotOptions& o)
       : models_(std::move(models)), dict_(keys, models_->classes()), allowed_(dict_.allowed(o.alphabet)), height_(o.strip_height),
-        stride_(o.stride), space_class_(o.space_class) {
+        stride_(o.stride), space_class_(o.space_class), long_s_as_s_(o.long_s == "s") {
     if (space_class_ >= models_->classes())
       throw Error(keys + ": the space's class " + std::to_string(space_class_) + " is past the recogniser's " + std::to_string(models_->classes()));
   }
@@ -46,6 +46,7 @@ class CtcRecognizer : public LineRecognizer {
     std::vector<LineReading> out(n);
     for (size_t i = 0; i < n; ++i) {
       out[i].chars = decode_ctc(steps[i], dict_);
+      if (long_s_as_s_) write_long_s_as_s(out[i].chars);
       out[i].space = steps[i].space;
       out[i].steps = strips[i]->width / static_cast<double>(stride_);
     }
@@ -57,6 +58,7 @@ class CtcRecognizer : public LineRecognizer {
   Dictionary dict_;
   std::vector<bool> allowed_;
   int height_, stride_, space_class_;
+  bool long_s_as_s_;
 };
 
 }  // namespace

@@ -7,6 +7,11 @@
 
 namespace light::spot {
 
+void write_long_s_as_s(std::vector<ReadChar>& chars) {
+  for (ReadChar& c : chars)
+    if (c.text == "\xC5\xBF") c.text = "s";  // U+017F
+}
+
 std::vector<ReadChar> decode_ctc(const model::StepClasses& s, const Dictionary& dict) {
   std::vector<ReadChar> out;
   int prev = 0;

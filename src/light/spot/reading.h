@@ -21,6 +21,9 @@ struct ReadChar {
 // CTC greedy decoding: runs of one class collapse to one character; blanks separate.
 std::vector<ReadChar> decode_ctc(const model::StepClasses& steps, const Dictionary& dict);
 
+// The long s (ſ) read written as the round s (SpotOptions::long_s "s").
+void write_long_s_as_s(std::vector<ReadChar>& chars);
+
 struct ReadWord {
   std::string text;
   double from = 0, to = 1;  // fractions of the line's length the word spans

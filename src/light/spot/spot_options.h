@@ -58,6 +58,9 @@ struct SpotOptions {
   int space_class = -1;
   int batch = 16;
   std::string alphabet = "latin";
+  // The long s (ſ), where the recogniser has a class for it: "s" writes it as the round s a reader
+  // types today ("Preſsburg" as "Pressburg"), "keep" as printed.
+  std::string long_s = "s";
 
   TextBoxOptions boxes;  // db_boxes, bend (boxes.bend), spaced_letters (boxes.letter_*), line_pieces (boxes.piece_join)
 

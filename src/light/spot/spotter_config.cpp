@@ -74,6 +74,7 @@ const std::vector<SpotSetting>& spot_settings() {
       {"recognizer", "space_class", [](SpotOptions& o) -> F { return &o.space_class; }, -1, 1e6, "the space's class (-1: the last)"},
       {"recognizer", "batch", [](SpotOptions& o) -> F { return &o.batch; }, 1, 1024, "strips read together (at most)"},
       {"recognizer", "alphabet", [](SpotOptions& o) -> F { return &o.alphabet; }, 0, 0, "latin (letters, digits, punctuation) | all"},
+      {"recognizer", "long_s", [](SpotOptions& o) -> F { return &o.long_s; }, 0, 0, "s (the long s written as s) | keep (as printed)"},
       {"db_boxes", "threshold", [](SpotOptions& o) -> F { return &o.boxes.threshold; }, 0, 1, "probability a text pixel has"},
       {"db_boxes", "box_threshold", [](SpotOptions& o) -> F { return &o.boxes.box_threshold; }, 0, 1, "mean probability a box must reach"},
       {"db_boxes", "score_outline", [](SpotOptions& o) -> F { return &o.boxes.score_outline; }, 0, 0,
@@ -196,6 +197,7 @@ void check_together(const SpotOptions& o, const std::string& where) {
   if (o.detector != "db") throw Error(where + ": detector.type: unknown detector \"" + o.detector + "\" (db)");
   if (o.recognizer != "ctc") throw Error(where + ": recognizer.type: unknown recogniser \"" + o.recognizer + "\" (ctc)");
   if (o.alphabet != "latin" && o.alphabet != "all") throw Error(where + ": recognizer.alphabet: expected latin or all, got \"" + o.alphabet + "\"");
+  if (o.long_s != "s" && o.long_s != "keep") throw Error(where + ": recognizer.long_s: expected s or keep, got \"" + o.long_s + "\"");
   if (o.window % 32) throw Error(where + ": detector.window: expected a multiple of 32, got " + std::to_string(o.window));
   if (o.overlap + 32 > o.window)
     throw Error(where + ": detector.overlap: expected at most detector.window - 32 (" + std::to_string(o.window - 32) + "), got " +
