@@ -47,7 +47,12 @@ struct Spotter::Impl {
   // The lines of the upright reading, its probability map left in `prob`.
   std::vector<TextBox> lines_at(const image::RgbImage& image, double scale, cv::Mat& prob);
   // With scale 0: the lines read again enlarged when the lettering found is small (the enlarged stage).
-  std::vector<TextBox> enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes);
+  // `at_one`: the lines read at 1, when it enlarged.
+  std::vector<TextBox> enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes,
+                                      std::vector<TextBox>& at_one);
+  // Those lines with the unseen ones a reading at second_scale times the enlargement `scale` finds.
+  std::vector<TextBox> with_second_scale_lines(const image::RgbImage& image, double scale, const std::vector<TextBox>& at_one,
+                                               std::vector<TextBox> boxes);
   // Those lines with the small ones a reading enlarged again finds (the small_lettering stage).
   std::vector<TextBox> with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes);
   // Those lines with the steep ones a reading turned a quarter finds in `areas` (the turned stage).
@@ -154,7 +159,8 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   cv::Mat prob;
   double scale = o.scale > 0 ? o.scale : 1;
   std::vector<TextBox> boxes = impl_->lines_at(image, scale, prob);
-  if (o.scale == 0 && o.runs(Stage::enlarged)) boxes = impl_->enlarged_lines(image, scale, prob, std::move(boxes));
+  std::vector<TextBox> at_one;
+  if (o.scale == 0 && o.runs(Stage::enlarged)) boxes = impl_->enlarged_lines(image, scale, prob, std::move(boxes), at_one);
   // Where to read the image turned and tilted is told by the upright map, which is then let go: a
   // whole map holds one map at a time.
   const auto areas = [&](double low) {
@@ -163,13 +169,15 @@ std::vector<TextBox> Spotter::lines(const image::RgbImage& image) {
   const std::vector<cv::Rect> turned = o.runs(Stage::turned) ? areas(o.unsettled) : std::vector<cv::Rect>{};
   const std::vector<cv::Rect> tilted = o.runs(Stage::tilted) ? areas(o.tilted_unsettled) : std::vector<cv::Rect>{};
   prob.release();
+  if (!at_one.empty()) boxes = impl_->with_second_scale_lines(image, scale, at_one, std::move(boxes));
   if (o.scale == 0 && o.runs(Stage::small_lettering)) boxes = impl_->with_small_lines(image, scale, std::move(boxes));
   if (o.runs(Stage::turned)) boxes = impl_->with_turned_lines(image, scale, turned, std::move(boxes));
   if (o.runs(Stage::tilted)) boxes = impl_->with_tilted_lines(image, scale, tilted, std::move(boxes));
   return boxes;
 }
 
-std::vector<TextBox> Spotter::Impl::enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes) {
+std::vector<TextBox> Spotter::Impl::enlarged_lines(const image::RgbImage& image, double& scale, cv::Mat& prob, std::vector<TextBox> boxes,
+                                                   std::vector<TextBox>& at_one) {
   // Read at 1, then again enlarged when the lettering found is small (the detector was trained on
   // text some 20-40 px high): so that the median line is `auto_height` pixels high.
   const SpotOptions& o = options;
@@ -179,16 +187,21 @@ std::vector<TextBox> Spotter::Impl::enlarged_lines(const image::RgbImage& image,
   const double median = heights[heights.size() / 2];
   const double enlarged = std::min(o.max_scale, std::round(o.auto_height / std::max(median, 1.0) * 4) / 4);
   if (enlarged <= 1.2) return boxes;
-  std::vector<TextBox> at_one = std::move(boxes);
+  at_one = std::move(boxes);
   boxes = lines_at(image, scale = enlarged, prob);
   if (o.large_height > 0)
     boxes = merge_large_lines(std::move(boxes), at_one, o.large_height * o.auto_height / enlarged, o.piece_height, o.large_overlap);
-  const double second = std::round(o.second_scale * enlarged * 4) / 4;
-  if (o.second_scale > 0 && second >= 1 && second < enlarged) {
-    cv::Mat second_prob;
-    boxes = add_unseen_lines(std::move(boxes), second == 1 ? at_one : lines_at(image, second, second_prob), o.second_overlap);
-  }
   return boxes;
+}
+
+std::vector<TextBox> Spotter::Impl::with_second_scale_lines(const image::RgbImage& image, double scale, const std::vector<TextBox>& at_one,
+                                                            std::vector<TextBox> boxes) {
+  // Read after the enlarged map is let go, so that a whole map still holds one map at a time.
+  const SpotOptions& o = options;
+  const double second = std::round(o.second_scale * scale * 4) / 4;
+  if (o.second_scale <= 0 || second < 1 || second >= scale) return boxes;
+  cv::Mat prob;
+  return add_unseen_lines(std::move(boxes), second == 1 ? at_one : lines_at(image, second, prob), o.second_overlap);
 }
 
 std::vector<TextBox> Spotter::Impl::with_small_lines(const image::RgbImage& image, double scale, std::vector<TextBox> boxes) {
