@@ -15,12 +15,20 @@
 #include "test_util.h"
 
 namespace {
+
+// A short recogniser run's options on the bundled synthetic tile (trained and validated on it),
+// without --out.
+std::string recogniser_run_on_the_bundled_tile() {
+  const std::string gt = light::test::q(light::test::source_path("data/synth-example/annotations.json"));
+  const std::string images = light::test::q(light::test::source_path("data/synth-example"));
+  return "train-spotter --train " + gt + " --train-images " + images + " --val " + gt + " --val-images " + images +
+         " --max-words 20 --max-epochs 1 --batch-size 8 --threads 1 -q";
+}
+
 TEST(TrainSpotter, GivesTheRecogniserClassesForLettersItsDictionaryLacks) {
   const std::string dir = light::test::temp_dir();
-  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
   const std::string images = light::test::source_path("data/synth-example");
-  const std::string common = "train-spotter --train " + light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " +
-                             light::test::q(gt) + " --val-images " + light::test::q(images) + " --max-words 20 --max-epochs 1 --batch-size 8 --threads 1 -q";
+  const std::string common = recogniser_run_on_the_bundled_tile();
   // ô and ß are new; é is in the released dictionary already and is not added twice.
   auto r = light::test::run_light(common + " --add-characters \xC3\xB4\xC3\xA9\xC3\x9F --out " + light::test::q(dir + "/run"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -41,10 +49,7 @@ TEST(TrainSpotter, GivesTheRecogniserClassesForLettersItsDictionaryLacks) {
 
 TEST(TrainSpotter, LearnsTheAddedClassesAloneLeavingEveryOtherWeightAsItWas) {
   const std::string dir = light::test::temp_dir();
-  const std::string gt = light::test::source_path("data/synth-example/annotations.json");
-  const std::string images = light::test::source_path("data/synth-example");
-  const std::string common = "train-spotter --train " + light::test::q(gt) + " --train-images " + light::test::q(images) + " --val " +
-                             light::test::q(gt) + " --val-images " + light::test::q(images) + " --max-words 20 --max-epochs 1 --batch-size 8 --threads 1 -q";
+  const std::string common = recogniser_run_on_the_bundled_tile();
   auto r = light::test::run_light(common + " --add-characters \xC3\xB4\xC3\x9F --learn added --lr 1e-2 --out " + light::test::q(dir + "/run"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto before = light::model::read_safetensors_state_dict(light::test::source_path("models/spotter/recognizer.safetensors"));

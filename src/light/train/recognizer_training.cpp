@@ -251,18 +251,25 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
     if (o.progress)
       std::fprintf(stderr, "epoch 0: validation %zu %s: exact %.3f, characters %.3f\n", best.words, o.units.c_str(), best.exact, best.char_accuracy);
   }
-  rec->eval();  // batch norm keeps its statistics; every weight learns
-  // With learn "added" only the CTC head's rows of the added classes move: every other weight is held
-  // (no gradient), and the head's other rows get none (Adam's step is then 0 for them).
+  rec->eval();  // batch norm keeps its statistics
+  // Every weight learns; with learn "added" only the CTC head's rows of the added classes (between the
+  // released rows and the space, the last) move: every other weight is held (no gradient), and the
+  // head's other rows get a zero gradient (Adam's step is then 0 for them).
+  const bool added_alone = o.learn == "added";
   const auto& fc = rec->head->ctc_head->fc;
-  const int64_t added_from = rec->classes - 1 - static_cast<int64_t>(o.learn == "added" ? added_count : 0);
-  if (o.learn == "added")
-    for (auto& p : rec->parameters()) p.set_requires_grad(false);
-  if (o.learn == "added") fc->weight.set_requires_grad(true), fc->bias.set_requires_grad(true);
-  torch::optim::Adam opt(o.learn == "added" ? std::vector<torch::Tensor>{fc->weight, fc->bias} : rec->parameters(), torch::optim::AdamOptions(o.lr));
-  const auto held_rows = [&](const torch::Tensor& g) {
-    g.narrow(0, 0, added_from).zero_();
-    g.narrow(0, rec->classes - 1, 1).zero_();  // the space, after the added classes
+  std::vector<torch::Tensor> learning = rec->parameters();
+  if (added_alone) {
+    for (auto& p : learning) p.set_requires_grad(false);
+    learning = {fc->weight, fc->bias};
+    for (auto& p : learning) p.set_requires_grad(true);
+  }
+  torch::optim::Adam opt(learning, torch::optim::AdamOptions(o.lr));
+  const int64_t added_from = rec->classes - 1 - static_cast<int64_t>(added_count);
+  const auto hold_all_but_added_rows = [&] {
+    for (auto& p : learning) {
+      p.grad().narrow(0, 0, added_from).zero_();
+      p.grad().narrow(0, rec->classes - 1, 1).zero_();
+    }
   };
   std::mt19937_64 rng(static_cast<uint64_t>(o.seed) * 1000 + static_cast<uint64_t>(first_epoch));
   // Batches of words of similar widths (little padding), in a random order each epoch.
@@ -291,8 +298,8 @@ RecognizerScore train_recognizer(const RecognizerTrainOptions& o) {
       const torch::Tensor loss = torch::ctc_loss(log_probs, torch::tensor(targets), steps, lengths, 0, at::Reduction::Mean, true);
       opt.zero_grad();
       loss.backward();
-      if (o.learn == "added") held_rows(fc->weight.grad()), held_rows(fc->bias.grad());
-      torch::nn::utils::clip_grad_norm_(rec->parameters(), 5.0);
+      if (added_alone) hold_all_but_added_rows();
+      torch::nn::utils::clip_grad_norm_(learning, 5.0);
       opt.step();
       loss_sum += loss.item<double>();
       ++steps_done;

@@ -23,7 +23,7 @@ struct RecognizerTrainOptions {
   // trained; best/keys.txt holds them after the spotter's characters.
   std::string add_characters;
   // What learns: "all" (every weight) or "added" (the added classes' rows of the CTC head alone, with
-  // add_characters: the recogniser reads every other character exactly as before).
+  // add_characters: every other class scores each step as before).
   std::string learn = "all";
   int epochs = 3, batch_size = 32, threads = 0, max_words = 20000, seed = 1;
   double lr = 1e-4;
