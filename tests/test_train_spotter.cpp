@@ -86,12 +86,16 @@ TEST(TrainSpotter, LearnsTheAddedClassesAloneLeavingEveryOtherWeightAsItWas) {
     EXPECT_GT(moved, 1e-3) << k;  // Adam's first step moves each weight by about the learning rate
     EXPECT_LT(moved, 0.1) << k;
   }
-  // Nothing to learn without classes added, and no resuming such a run: each refused, nothing written.
+  // Nothing to learn without classes added (none given, or only letters the dictionary has), and no
+  // resuming such a run: each refused, nothing written.
   r = light::test::run_light(common + " --learn added --out " + light::test::q(dir + "/none"));
   light::test::expect_error(r, "--learn added");
   EXPECT_FALSE(light::test::file_exists(dir + "/none"));
   r = light::test::run_light(common + " --learn added --resume --out " + light::test::q(dir + "/run"));
   light::test::expect_error(r, "--learn added");
+  r = light::test::run_light(common + " --add-characters \xC3\xA9 --learn added --out " + light::test::q(dir + "/known"));  // é: released
+  light::test::expect_error(r, "--add-characters: the recogniser's dictionary has every one of these already");
+  EXPECT_FALSE(light::test::file_exists(dir + "/known"));
 }
 
 TEST(TrainSpotter, FineTunesTheRecogniserIntoASpotterFolderAndResumes) {
