@@ -82,7 +82,7 @@ struct SpotOptions {
   // found at a lower one than its neighbours' italics): with `second_scale` > 0 the image is read
   // again at that share of the enlargement (at least 1), and the lines found there that overlap none
   // found before (their common area over the smaller's at most `second_overlap`) are added.
-  double second_scale = 0.6;  // chosen on the dev scans (0.5, 0.6, 0.7 tried)
+  double second_scale = 0.6;  // chosen on the dev scans
   double second_overlap = 0.1;
   // small_lettering: lettering much smaller than most of a map's (a plan's street names among its
   // districts' names) stays too small for the detector at the scale the median line sets. Where the
