@@ -90,6 +90,21 @@ light::model::StepClasses steps(const std::vector<int>& ids, const std::vector<f
   return s;
 }
 
+TEST(Reading, LookAlikesAreSettledByTheWordTheyAreIn) {
+  using light::spot::settle_lookalikes;
+  // A number read with a letter shaped as a figure.
+  EXPECT_EQ(settle_lookalikes("6O"), "60");
+  EXPECT_EQ(settle_lookalikes("1o"), "10");
+  EXPECT_EQ(settle_lookalikes("l5."), "15.");
+  // A word of capitals read with a small letter or a figure shaped as a capital.
+  EXPECT_EQ(settle_lookalikes("VoL"), "VOL");
+  EXPECT_EQ(settle_lookalikes("P05T"), "POST");
+  EXPECT_EQ(settle_lookalikes("CITé"), "CITé");  // é has no capital's shape: as read
+  // Left as read: numbers with a letter of their own, road numbers, words in small letters.
+  for (const char* kept : {"15b", "M25", "Co.", "Cos", "McKay", "Lodge", "O", "lO", "10e", "B52", "ST. PAUL"})
+    EXPECT_EQ(settle_lookalikes(kept), kept) << kept;
+}
+
 TEST(Reading, TheLongSIsWrittenAsTheRoundSWhenAsked) {
   std::vector<light::spot::ReadChar> chars;
   for (const char* t : {"P", "r", "e", "\xC5\xBF", "s", "b", "u", "r", "g"}) chars.push_back({t, 0, 1, 0.9f});

@@ -67,6 +67,9 @@ TEST(SpotterConfig, EverySettingInTheTableIsReadIntoItsOwnFieldAndWrittenBack) {
   nlohmann::json kept = defaults();
   kept["recognizer"]["long_s"] = "keep";
   EXPECT_EQ(light::spot::parse_spotter_config(kept, "s.json").long_s, "keep");
+  nlohmann::json as_read = defaults();
+  as_read["reading"]["lookalikes"] = "keep";
+  EXPECT_EQ(light::spot::parse_spotter_config(as_read, "s.json").lookalikes, "keep");
 }
 
 TEST(SpotterConfig, EachDefaultLiesInItsStatedRange) {
@@ -111,6 +114,9 @@ TEST(SpotterConfig, RefusesWhatItCannotRunNamingTheFileAndTheKey) {
   c = defaults();
   c["recognizer"]["long_s"] = "f";
   EXPECT_EQ(refusal(c), "s/spotter.json: recognizer.long_s: expected s or keep, got \"f\"");
+  c = defaults();
+  c["reading"]["lookalikes"] = "fix";
+  EXPECT_EQ(refusal(c), "s/spotter.json: reading.lookalikes: expected settle or keep, got \"fix\"");
   c = defaults();
   c["detector"]["window"] = 1000;
   EXPECT_EQ(refusal(c), "s/spotter.json: detector.window: expected a multiple of 32, got 1000");

@@ -7,9 +7,57 @@
 
 namespace light::spot {
 
+namespace {
+bool is_figure(char32_t c) { return c >= U'0' && c <= U'9'; }
+}  // namespace
+
 void write_long_s_as_s(std::vector<ReadChar>& chars) {
   for (ReadChar& c : chars)
     if (c.text == "\xC5\xBF") c.text = "s";  // U+017F
+}
+
+std::string settle_lookalikes(const std::string& word) {
+  std::u32string w = utf8_decode(word);
+  auto as_figure = [](char32_t c) -> char32_t { return c == U'O' || c == U'o' ? U'0' : c == U'l' || c == U'I' ? U'1' : 0; };
+  auto as_capital = [](char32_t c) -> char32_t {
+    switch (c) {
+      case U'c': case U'o': case U's': case U'v': case U'w': case U'x': case U'z': return c - U'a' + U'A';
+      default: return 0;
+    }
+  };
+  size_t figures = 0, like_figures = 0, capitals = 0, small = 0, like_capitals = 0;
+  bool other = false;
+  for (char32_t c : w) {
+    if (c == U' ') return word;
+    if (is_figure(c)) ++figures;
+    else if (as_figure(c)) ++like_figures;
+    else if (is_letter(c)) other = true;
+    if (is_capital(c)) ++capitals;
+    if (is_small_letter(c)) ++small, like_capitals += as_capital(c) != 0;
+  }
+  if (figures > 0 && like_figures > 0 && !other && figures >= like_figures) {
+    for (char32_t& c : w)
+      if (as_figure(c)) c = as_figure(c);
+    return utf8_encode(w);
+  }
+  if (capitals >= 2 && capitals > small && like_capitals == small && (small > 0 || figures > 0)) {
+    for (char32_t& c : w)
+      if (as_capital(c)) c = as_capital(c);
+    // Runs of figures between two capitals, each shaped as a letter.
+    for (size_t i = 0; i < w.size();) {
+      if (!is_figure(w[i])) { ++i; continue; }
+      size_t j = i;
+      while (j < w.size() && is_figure(w[j])) ++j;
+      const bool inside = i > 0 && j < w.size() && is_capital(w[i - 1]) && is_capital(w[j]);
+      const bool shaped = std::all_of(w.begin() + static_cast<long>(i), w.begin() + static_cast<long>(j),
+                                      [](char32_t c) { return c == U'0' || c == U'5' || c == U'1'; });
+      if (inside && shaped)
+        for (size_t k = i; k < j; ++k) w[k] = w[k] == U'0' ? U'O' : w[k] == U'5' ? U'S' : U'I';
+      i = j;
+    }
+    return utf8_encode(w);
+  }
+  return word;
 }
 
 std::vector<ReadChar> decode_ctc(const model::StepClasses& s, const Dictionary& dict) {
@@ -30,7 +78,6 @@ std::vector<ReadChar> decode_ctc(const model::StepClasses& s, const Dictionary& 
 
 namespace {
 bool is_circle(char32_t c) { return c == U'o' || c == U'O' || c == U'0' || c == U'\u00B0'; }
-bool is_figure(char32_t c) { return c >= U'0' && c <= U'9'; }
 }  // namespace
 
 std::vector<ReadWord> split_words(const std::vector<ReadChar>& chars, const std::vector<float>& space, double used_steps,

@@ -24,6 +24,15 @@ std::vector<ReadChar> decode_ctc(const model::StepClasses& steps, const Dictiona
 // The long s (ſ) read written as the round s (SpotOptions::long_s "s").
 void write_long_s_as_s(std::vector<ReadChar>& chars);
 
+// A word's characters that a recogniser confuses with their look-alikes settled by the word they are
+// in (SpotOptions::lookalikes "settle"): in a number, a letter shaped as a figure is that figure
+// ("6O" 60, "1o" 10, "l5" 15: every other character a figure, at least as many figures as such letters);
+// in a word of capitals (two or more, more than its small letters, every small letter one shaped as
+// its capital: c o s v w x z), those small letters are capitals and figures between two capitals are
+// the letters they look like ("VoL" VOL, "P05T" POST: 0 O, 5 S, 1 I). Anything else is left as read
+// ("15b", "M25", "Co.", "McCoy").
+std::string settle_lookalikes(const std::string& word);
+
 struct ReadWord {
   std::string text;
   double from = 0, to = 1;  // fractions of the line's length the word spans

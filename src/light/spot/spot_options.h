@@ -139,6 +139,9 @@ struct SpotOptions {
   // splits a line's characters into words (spot/reading.h).
   double min_score = 0.5;
   SplitOptions split;
+  // "settle": a word's look-alike characters settled by the word they are in ("6O" 60, "VoL" VOL:
+  // spot/reading.h settle_lookalikes); "keep": as read.
+  std::string lookalikes = "settle";
   // baseline: a word read alone on a short box (less than baseline.max_length times as long as high:
   // "St.", "Co.", a pair of letters found in the ink) turns to the direction its letters' lowest
   // points line up along (spot/baseline.h).

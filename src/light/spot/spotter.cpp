@@ -384,7 +384,8 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
     const bool small = w.read_on < boxes.size() && boxes[w.read_on].small;
     if (w.word.score < (small ? std::max(o.min_score, o.small_min_score) : o.min_score) || is_symbol(w.word.text)) continue;
     const std::vector<maptext::Point> polygon = word_polygon(w.line, w.word.from, w.word.to);
-    out.push_back(SpottedWord{extent[i] ? moved_across(polygon, *extent[i]) : polygon, w.word.text, w.word.score});
+    out.push_back(SpottedWord{extent[i] ? moved_across(polygon, *extent[i]) : polygon,
+                              o.lookalikes == "settle" ? settle_lookalikes(w.word.text) : w.word.text, w.word.score});
   }
   return out;
 }

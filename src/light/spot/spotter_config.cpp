@@ -134,6 +134,7 @@ const std::vector<SpotSetting>& spot_settings() {
       {"reading", "space_probability", [](SpotOptions& o) -> F { return &o.split.space_probability; }, 0, 1, "a space heard between characters splits words"},
       {"reading", "gap_ratio", [](SpotOptions& o) -> F { return &o.split.gap_ratio; }, 1, 100, "a gap over so many median pitches splits words"},
       {"reading", "gap_steps", [](SpotOptions& o) -> F { return &o.split.gap_steps; }, 0, 1000, "and so many steps more than it"},
+      {"reading", "lookalikes", [](SpotOptions& o) -> F { return &o.lookalikes; }, 0, 0, "settle (\"6O\" read as 60, \"VoL\" as VOL) | keep (as read)"},
       {"reading", "reach", [](SpotOptions& o) -> F { return &o.split.reach; }, 0, 10, "a word's outline reaches so many pitches towards the next"},
       {"baseline", "max_length", [](SpotOptions& o) -> F { return &o.baseline.max_length; }, 0, 100, "words on boxes shorter than so many heights looked at"},
       {"baseline", "max_turn", [](SpotOptions& o) -> F { return &o.baseline.max_turn; }, 0, 90, "degrees either way searched"},
@@ -198,6 +199,8 @@ void check_together(const SpotOptions& o, const std::string& where) {
   if (o.recognizer != "ctc") throw Error(where + ": recognizer.type: unknown recogniser \"" + o.recognizer + "\" (ctc)");
   if (o.alphabet != "latin" && o.alphabet != "all") throw Error(where + ": recognizer.alphabet: expected latin or all, got \"" + o.alphabet + "\"");
   if (o.long_s != "s" && o.long_s != "keep") throw Error(where + ": recognizer.long_s: expected s or keep, got \"" + o.long_s + "\"");
+  if (o.lookalikes != "settle" && o.lookalikes != "keep")
+    throw Error(where + ": reading.lookalikes: expected settle or keep, got \"" + o.lookalikes + "\"");
   if (o.window % 32) throw Error(where + ": detector.window: expected a multiple of 32, got " + std::to_string(o.window));
   if (o.overlap + 32 > o.window)
     throw Error(where + ": detector.overlap: expected at most detector.window - 32 (" + std::to_string(o.window - 32) + "), got " +
