@@ -322,11 +322,11 @@ TEST(Spotter, ReadsANameAtSixtyDegreesWholeOnlyWhenItAlsoReadsTheMapTurned) {
   };
   light::spot::SpotOptions upright;
   upright.switch_off(light::spot::Stage::turned);
-  light::spot::Spotter one_way(light::test::source_path("models/spotter"), {}, upright);
+  light::spot::Spotter one_way(light::test::released_detector_spotter(), {}, upright);
   const auto seen_upright = one_way.spot(img);
   ASSERT_NE(creek(seen_upright), nullptr);
   EXPECT_EQ(creek(seen_upright)->text, "Cre");
-  light::spot::Spotter both_ways(light::test::source_path("models/spotter"));
+  light::spot::Spotter both_ways(light::test::released_detector_spotter());
   const auto seen = both_ways.spot(img);
   ASSERT_NE(creek(seen), nullptr);
   EXPECT_EQ(creek(seen)->text, "Creek");
@@ -336,7 +336,7 @@ TEST(Spotter, ReadsANameAtSixtyDegreesWholeOnlyWhenItAlsoReadsTheMapTurned) {
   // reads turned everywhere), "Creek" is found so too.
   light::spot::SpotOptions where_unsettled;
   where_unsettled.unsettled = 0.1;
-  light::spot::Spotter turned_where_unsettled(light::test::source_path("models/spotter"), {}, where_unsettled);
+  light::spot::Spotter turned_where_unsettled(light::test::released_detector_spotter(), {}, where_unsettled);
   const auto seen_where_unsettled = turned_where_unsettled.spot(img);
   ASSERT_NE(creek(seen_where_unsettled), nullptr);
   EXPECT_EQ(creek(seen_where_unsettled)->text, "Creek");
@@ -407,9 +407,9 @@ TEST(Spotter, ReadsALetterAloneLevelledAndWithThePaperAboutIt) {
   at_28.max_scale = 3;
   light::spot::SpotOptions as_lines = at_28;
   as_lines.switch_off(light::spot::Stage::lone_letters);
-  light::spot::Spotter plain(light::test::source_path("models/spotter"), {}, as_lines);
+  light::spot::Spotter plain(light::test::released_detector_spotter(), {}, as_lines);
   EXPECT_EQ(letter(plain.spot(img)), nullptr);
-  light::spot::Spotter spotter(light::test::source_path("models/spotter"), {}, at_28);
+  light::spot::Spotter spotter(light::test::released_detector_spotter(), {}, at_28);
   const auto words = spotter.spot(img);
   const auto* a = letter(words);
   ASSERT_NE(a, nullptr);
@@ -648,7 +648,7 @@ TEST(Spotter, ReadingTheMapTiltedAddsSlantedNamesAndKeepsEveryWordFoundUpright) 
   // leave the tilted line no room.
   const std::string dir = light::test::temp_dir();
   const std::string spotter = light::test::q(light::test::spotter_with(
-      dir + "/spotter", {{"enlarged", "auto_height", 28}, {"enlarged", "max_scale", 3}, {"enlarged", "second_scale", 0}}));
+      dir + "/spotter", {{"enlarged", "auto_height", 28}, {"enlarged", "max_scale", 3}, {"enlarged", "second_scale", 0}}, "models/ppocr-v4"));
   const std::string image = light::test::q(light::test::source_path("data/real/images/paris-1925-x4500-y0.jpg"));
   auto r = light::test::run_light("spot --spotter " + spotter + " --images " + image + " -o " + light::test::q(dir + "/upright.json") + " -q");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -700,7 +700,7 @@ TEST(Spotter, TurnsAStreetsStToTheDirectionItsLettersStandAlong) {
   // outline), at about (313, 192). The detector's box of it is near square and level.
   const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/st-along-a-street-at-13-degrees.jpg"));
   auto angle_of_st = [&](const light::spot::SpotOptions& options) {
-    light::spot::Spotter spotter(light::test::source_path("models/spotter"), {}, options);
+    light::spot::Spotter spotter(light::test::released_detector_spotter(), {}, options);
     for (const auto& w : spotter.spot(img))
       if (w.text == "St." && std::abs((w.polygon[0].x + w.polygon[8].x) / 2 - 313) < 20 && std::abs((w.polygon[0].y + w.polygon[8].y) / 2 - 192) < 20)
         return std::atan2(w.polygon[7].y - w.polygon[0].y, w.polygon[7].x - w.polygon[0].x) * 180 / M_PI;

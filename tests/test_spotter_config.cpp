@@ -141,11 +141,11 @@ TEST(SpotterConfig, AStageCanBeSwitchedOnInItsPlaceAndOffButNotTheTwoThatAlwaysR
 }
 
 TEST(SpotterConfig, ASpotterFolderReadsWithTheSettingsItCarries) {
-  // The bundled spotter's weights in a folder whose spotter.json leaves the turned reading out: it
-  // reads the name at 60 degrees as the upright-only spotter does ("Cre", test_spotter.cpp).
+  // The bundled recogniser and the released detector in a folder whose spotter.json leaves the turned
+  // reading out: it reads the name at 60 degrees as the upright-only spotter does ("Cre", test_spotter.cpp).
   const std::string dir = light::test::temp_dir();
   for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
-    std::filesystem::copy_file(light::test::source_path(std::string("models/spotter/") + f), dir + "/" + f);
+    std::filesystem::copy_file(light::test::released_detector_spotter() + "/" + f, dir + "/" + f);
   nlohmann::json c = defaults();
   c["stages"].erase(std::find(c["stages"].begin(), c["stages"].end(), "turned"));
   light::test::write_text(dir + "/spotter.json", c.dump(2));

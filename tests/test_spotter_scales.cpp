@@ -31,10 +31,10 @@ TEST(Spotter, ReadsAgainAtASecondScaleAndAddsTheLinesTheEnlargedReadingMissed) {
   const auto img = light::image::read_rgb(light::test::source_path("tests/data/spot/sanborn-court-crop.jpg"));
   light::spot::SpotOptions once;
   once.second_scale = 0;
-  const auto alone = light::spot::Spotter(light::test::source_path("models/spotter"), {}, once).spot(img);
+  const auto alone = light::spot::Spotter(light::test::released_detector_spotter(), {}, once).spot(img);
   light::spot::SpotOptions twice = once;
   twice.second_scale = 0.6;
-  const auto both = light::spot::Spotter(light::test::source_path("models/spotter"), {}, twice).spot(img);
+  const auto both = light::spot::Spotter(light::test::released_detector_spotter(), {}, twice).spot(img);
   EXPECT_FALSE(has_word(alone, "COURT", 165, 11));
   EXPECT_FALSE(has_word(alone, "DEPT", 220, 10));
   EXPECT_TRUE(has_word(both, "COURT", 165, 11));

@@ -96,6 +96,9 @@ TEST(TrainSpotter, LearnsTheAddedClassesAloneLeavingEveryOtherWeightAsItWas) {
   r = light::test::run_light(common + " --add-characters \xC3\xA9 --learn added --out " + light::test::q(dir + "/known"));  // é: released
   light::test::expect_error(r, "--add-characters: the recogniser's dictionary has every one of these already");
   EXPECT_FALSE(light::test::file_exists(dir + "/known"));
+  r = light::test::run_light(common + " --learn head --out " + light::test::q(dir + "/head"));  // the detector's
+  light::test::expect_error(r, "--learn head");
+  EXPECT_FALSE(light::test::file_exists(dir + "/head"));
 }
 
 TEST(TrainSpotter, FineTunesTheRecogniserIntoASpotterFolderAndResumes) {
@@ -226,6 +229,29 @@ TEST(TrainSpotter, WarmsTheThresholdBranchUpAloneAtItsOwnLearningRateHoldingTheD
   bool changed = false;
   for (const auto& [key, value] : released) changed |= !torch::equal(trained.at(key), value);
   EXPECT_TRUE(changed);
+}
+
+TEST(TrainSpotter, LearnsTheDetectorsNeckAndHeadAloneHoldingItsBackbone) {
+  const std::string dir = light::test::temp_dir();
+  // Each part's own --learn: the detector has no added classes, the recogniser no DB head.
+  auto r = light::test::run_light(small_detector_run(dir, "--learn added"));
+  light::test::expect_error(r, "--learn added");
+  EXPECT_FALSE(light::test::file_exists(dir + "/run"));
+  r = light::test::run_light(small_detector_run(dir, "--learn head --max-epochs 1 --lr 1e-2 --keep-epochs"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto released = light::model::read_safetensors_state_dict(light::test::source_path("models/spotter/detector.safetensors"));
+  const auto learnt = light::model::read_safetensors_state_dict(dir + "/run/epoch-1.safetensors");
+  size_t backbone = 0, moved = 0;
+  for (const auto& [key, value] : released) {
+    if (key.rfind("backbone.", 0) == 0) {
+      ++backbone;
+      EXPECT_TRUE(torch::equal(learnt.at(key), value)) << key;
+    } else {
+      moved += !torch::equal(learnt.at(key), value);
+    }
+  }
+  EXPECT_GT(backbone, 100u);
+  EXPECT_GT(moved, 10u);  // the neck's and the head's weights took two steps at 1e-2
 }
 
 TEST(TrainSpotter, MakesTheDetectorsCropsOnThreadsKeepsEachEpochAndStopsOnAnUnreadableTile) {

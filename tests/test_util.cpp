@@ -34,13 +34,19 @@ std::string read_text(const std::string& path) {
 
 bool file_exists(const std::string& path) { return std::filesystem::exists(path); }
 
-std::string spotter_with(const std::string& dir, const std::vector<SpotterSetting>& settings) {
+std::string spotter_with(const std::string& dir, const std::vector<SpotterSetting>& settings, const std::string& detector_from) {
   std::filesystem::create_directories(dir);
-  for (const char* f : {"detector.safetensors", "recognizer.safetensors", "keys.txt"})
+  std::filesystem::copy_file(source_path(detector_from + "/detector.safetensors"), dir + "/detector.safetensors");
+  for (const char* f : {"recognizer.safetensors", "keys.txt"})
     std::filesystem::copy_file(source_path(std::string("models/spotter/") + f), dir + "/" + f);
   nlohmann::json c = nlohmann::json::parse(read_text(source_path("models/spotter/spotter.json")));
   for (const SpotterSetting& s : settings) c.at(s.section).at(s.key) = s.value;
   write_text(dir + "/spotter.json", c.dump(2));
+  return dir;
+}
+
+const std::string& released_detector_spotter() {
+  static const std::string dir = spotter_with(temp_dir() + "/released-detector", {}, "models/ppocr-v4");
   return dir;
 }
 

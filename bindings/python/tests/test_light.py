@@ -112,25 +112,36 @@ def test_spot_reads_the_words_light_spot_reads(tmp_path):
     assert light.spot({"map.png": TILE_IMAGE}, threads=2) == [dict(want[0], image="map.png")]
 
 
+def released_detector_spotter(tmp_path):
+    """The bundled spotter with the released detector (models/ppocr-v4), in tmp_path/spotter: the
+    pipeline's stages are tested on the failures of the released detector's that each mends."""
+    import shutil
+    folder = tmp_path / "spotter"
+    folder.mkdir()
+    shutil.copy(os.path.join(SRC, "models", "ppocr-v4", "detector.safetensors"), folder / "detector.safetensors")
+    for f in ("recognizer.safetensors", "keys.txt", "spotter.json"):
+        shutil.copy(os.path.join(SRC, "models", "spotter", f), folder / f)
+    return folder
+
+
 def test_spot_upright_reads_as_light_spot_upright(tmp_path):
-    # "Grand Creek" at 60 degrees: upright only, "Creek" is read "Cre" (tests/test_spotter.cpp).
+    # "Grand Creek" at 60 degrees: upright only, the released detector's "Creek" is read "Cre"
+    # (tests/test_spotter.cpp).
+    folder = str(released_detector_spotter(tmp_path))
     crop = os.path.join(SRC, "tests", "data", "spot", "grand-creek-at-60-degrees.jpg")
-    want = cli(tmp_path, "spot", "--images", crop, "--threads", "2", "--upright")
-    got = light.Spotter(threads=2, upright=True).spot(crop)
+    want = cli(tmp_path, "spot", "--images", crop, "--spotter", folder, "--threads", "2", "--upright")
+    got = light.Spotter(folder, threads=2, upright=True).spot(crop)
     assert got == want
     assert "Cre" in [w["text"] for g in got[0]["groups"] for w in g]
-    assert "Creek" in [w["text"] for g in light.Spotter(threads=2).spot(crop)[0]["groups"] for w in g]
+    assert "Creek" in [w["text"] for g in light.Spotter(folder, threads=2).spot(crop)[0]["groups"] for w in g]
 
 
 
 def test_a_spotter_folder_reads_with_the_stages_and_settings_its_spotter_json_gives(tmp_path):
-    # The bundled weights in a folder whose spotter.json leaves the turned reading out: "Creek" at 60
-    # degrees comes out "Cre", as with upright=True; an option given keeps its own value.
-    import shutil
-    folder = tmp_path / "spotter"
-    folder.mkdir()
-    for f in ("detector.safetensors", "recognizer.safetensors", "keys.txt"):
-        shutil.copy(os.path.join(SRC, "models", "spotter", f), folder / f)
+    # The bundled recogniser and the released detector in a folder whose spotter.json leaves the
+    # turned reading out: "Creek" at 60 degrees comes out "Cre", as with upright=True; an option given
+    # keeps its own value.
+    folder = released_detector_spotter(tmp_path)
     config = json.loads(open(os.path.join(SRC, "models", "spotter", "spotter.json")).read())
     config["stages"].remove("turned")
     (folder / "spotter.json").write_text(json.dumps(config))
@@ -146,12 +157,9 @@ def test_a_spotter_folder_reads_with_the_stages_and_settings_its_spotter_json_gi
 
 def test_spot_small_lettering_reads_as_light_spot_small_lettering_and_links_as_a_spotters_words(tmp_path):
     # A plan's street names among larger lettering (tests/test_spotter.cpp): more found read again
-    # enlarged, by a spotter folder that enlarges the median line to 28 px, as that test does.
-    import shutil
-    folder = tmp_path / "spotter"
-    folder.mkdir()
-    for f in ("detector.safetensors", "recognizer.safetensors", "keys.txt"):
-        shutil.copy(os.path.join(SRC, "models", "spotter", f), folder / f)
+    # enlarged, by a spotter folder (the released detector) that enlarges the median line to 28 px, as
+    # that test does.
+    folder = released_detector_spotter(tmp_path)
     config = json.loads(open(os.path.join(SRC, "models", "spotter", "spotter.json")).read())
     config["enlarged"]["auto_height"] = 28
     (folder / "spotter.json").write_text(json.dumps(config))

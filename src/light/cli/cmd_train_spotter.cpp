@@ -31,8 +31,9 @@ void add_train_spotter_command(CLI::App& app) {
                   "Recogniser, a new run: letters given classes of their own before training, each started from its plain letter "
                   "(latin: every letter of Latin-1 and Latin Extended-A the dictionary lacks, â ê ô ç ñ ö ß æ œ ſ ...; or the letters)");
   cmd->add_option("--learn", a->learn,
-                  "Recogniser: all (every weight) | added (the --add-characters classes alone: every other character read as before)")
-      ->check(CLI::IsMember({"all", "added"}))
+                  "all (every weight) | added (the recogniser: the --add-characters classes alone, every other character read as before) "
+                  "| head (the detector: its neck and DB head, the backbone held)")
+      ->check(CLI::IsMember({"all", "added", "head"}))
       ->capture_default_str();
   cmd->add_option("--part", *part, "recognizer | detector: the model fine-tuned")
       ->check(CLI::IsMember({"recognizer", "detector"}))
@@ -76,7 +77,8 @@ void add_train_spotter_command(CLI::App& app) {
                           "--device", "--word-height", "--crop", "--steps"})
       if (!detector && cmd->count(o) > 0)
         throw Error(std::string(o) + ": the detector's option (--part detector); the recogniser is trained on the CPU without it");
-    if (detector && cmd->count("--learn") > 0) throw Error("--learn: the recogniser's option (--part recognizer)");
+    if (detector && a->learn == "added") throw Error("--learn added: the recogniser's (--part recognizer); the detector has no added classes");
+    if (!detector && a->learn == "head") throw Error("--learn head: the detector's (--part detector)");
     if (detector && cmd->count("--add-characters") > 0)
       throw Error("--add-characters: the recogniser's option (--part recognizer); the detector has no classes to add");
     for (const char* o : {"--alphabet", "--max-words"})  // reading options: the detector's training goes on without them
@@ -90,6 +92,7 @@ void add_train_spotter_command(CLI::App& app) {
       if (cmd->count("--batch-size") > 0) d->batch_size = a->batch_size;  // else the detector's own (4 crops)
       d->lr = a->lr, d->seed = a->seed, d->threads = a->threads, d->resume = a->resume, d->progress = a->progress;
       if (!units->empty()) d->units = *units;
+      d->learn = a->learn;
       if (!word_height->empty()) parse_range(*word_height, "--word-height", 4, 200, d->min_word_height, d->max_word_height);
       const train::DetectorScore s = train::train_detector(*d);
       std::fprintf(stderr, "train-spotter: best validation: loss %.4f, pixel F %.3f -> %s/best\n", s.loss, s.pixel_f, a->out_dir.c_str());

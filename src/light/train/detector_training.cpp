@@ -364,8 +364,15 @@ DetectorScore train_detector(const DetectorTrainOptions& o) {
   // (thresh.safetensors) for --resume, never in a spotter folder.
   const fs::path thresh_file = out / "thresh.safetensors";
   model::DBBranch thresh{nullptr};
+  // "head": the neck and the DB head learn; the backbone, which the released model learnt on far more
+  // text than a few map tiles hold, is held (no gradient, no step).
   std::vector<torch::Tensor> learnt = det->parameters();
-  std::vector<torch::optim::OptimizerParamGroup> groups{torch::optim::OptimizerParamGroup(det->parameters())};
+  if (o.learn == "head") {
+    for (auto& t : det->backbone->parameters()) t.set_requires_grad(false);
+    learnt = det->neck->parameters();
+    for (const auto& t : det->head->parameters()) learnt.push_back(t);
+  }
+  std::vector<torch::optim::OptimizerParamGroup> groups{torch::optim::OptimizerParamGroup(learnt)};
   if (o.threshold_branch) {
     torch::manual_seed(static_cast<uint64_t>(o.seed));
     thresh = model::DBBranch(96);

@@ -18,6 +18,7 @@ struct DetectorTrainOptions {
   std::string spotter_dir;  // the spotter to start from (detector.safetensors, recognizer.safetensors, keys.txt)
   std::string out_dir;      // the run: best/ (a spotter folder), last.safetensors, log.jsonl, state.json
   std::string units = "words";
+  std::string learn = "all";  // all (every weight) | head (the neck and the DB head; the backbone held)
   // Kernels: shrunk so that the post-processing's growth by `kernel_unclip` x area / perimeter gives
   // the region back (data::unclip_inverse_distance: 1.5, the spotter's own growth, makes a long line's
   // kernel 0.4 of its height, as thick as the released detector draws; larger, thinner), or by DB's
