@@ -16,7 +16,9 @@
 #                                            detector: epochs of DET_STEPS batches of 4 crops (0 epochs: kept as
 #                                            it is), its neck and head learning (all: every weight)
 #   REC_EPOCHS=2 REC_LR=1e-5 REC_LINES=20000 recogniser: epochs over at most REC_LINES training lines (0 epochs: kept as it is)
-# On 2 cores the detector's part takes about 20 minutes (2 steps a second, half a minute a dev scoring).
+# On 2 cores the defaults take about 30 minutes: the detector's part 20 (2 steps a second, half a
+# minute a dev scoring), the recogniser's 10. A candidate links to SPOTTER's files and its scores are
+# kept: leave SPOTTER as it is until the run is done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUN=${1:?usage: bash scripts/fine-tune-real.sh RUN}
