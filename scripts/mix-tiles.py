@@ -13,14 +13,30 @@ import sys
 out, parts = sys.argv[1], sys.argv[2:]
 if not parts:
     sys.exit(__doc__)
+sets = []
+for part in parts:
+    try:
+        gt, images, repeat = part.rsplit(':', 2)
+        repeat = int(repeat)
+    except ValueError:
+        sys.exit(f'{part}: expected JSON:IMAGES:REPEAT (REPEAT a whole number)')
+    try:
+        with open(gt) as f:
+            sets.append((json.load(f), images, repeat))
+    except (OSError, ValueError) as e:
+        sys.exit(f'{gt}: cannot be read as MapText JSON ({e})')
+    for t in sets[-1][0]:
+        if not isinstance(t, dict) or not isinstance(t.get('image'), str):
+            sys.exit(f'{gt}: a tile without an "image" name')
+        if not os.path.exists(os.path.join(images, t['image'])):
+            sys.exit(f'{gt}: image "{t["image"]}" not found in {images}')
 if os.path.exists(out):
     sys.exit(f'{out}: exists; give a new folder')
 os.makedirs(os.path.join(out, 'images'))
 tiles = []
-for pi, part in enumerate(parts):
-    gt, images, repeat = part.rsplit(':', 2)
-    for t in json.load(open(gt)):
-        for r in range(int(repeat)):
+for pi, (data, images, repeat) in enumerate(sets):
+    for t in data:
+        for r in range(repeat):
             name = 'p%dr%d-%s' % (pi, r, t['image'].replace('/', '_'))
             os.symlink(os.path.abspath(os.path.join(images, t['image'])), os.path.join(out, 'images', name))
             tiles.append(dict(t, image=name))
