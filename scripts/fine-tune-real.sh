@@ -12,6 +12,8 @@
 # Settings (environment), with their defaults:
 #   THREADS=2 SPOTTER=models/spotter LIGHT=build/light
 #   SYNTH=80 SYNTH_SEED=2201 REAL_REPEAT=2   synthetic tiles; each real training tile drawn so many times as often
+#   OVERLAY=0                                1: each synthetic tile also printed over a real training tile
+#                                            (scripts/overlay-tiles.py), its words and the real ones learnt
 #   DET_EPOCHS=6 DET_STEPS=200 DET_LR=1e-5 DET_LEARN=head
 #                                            detector: epochs of DET_STEPS batches of 4 crops (0 epochs: kept as
 #                                            it is), its neck and head learning (all: every weight)
@@ -23,13 +25,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUN=${1:?usage: bash scripts/fine-tune-real.sh RUN}
 THREADS=${THREADS:-2} SPOTTER=${SPOTTER:-models/spotter} LIGHT=${LIGHT:-build/light}
-SYNTH=${SYNTH:-80} SYNTH_SEED=${SYNTH_SEED:-2201} REAL_REPEAT=${REAL_REPEAT:-2}
+SYNTH=${SYNTH:-80} SYNTH_SEED=${SYNTH_SEED:-2201} REAL_REPEAT=${REAL_REPEAT:-2} OVERLAY=${OVERLAY:-0}
 DET_EPOCHS=${DET_EPOCHS:-6} DET_STEPS=${DET_STEPS:-200} DET_LR=${DET_LR:-1e-5} DET_LEARN=${DET_LEARN:-head}
 REC_EPOCHS=${REC_EPOCHS:-2} REC_LR=${REC_LR:-1e-5} REC_LINES=${REC_LINES:-20000}
 PY=${PYTHON:-/usr/bin/python3}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 [ -f "$SPOTTER/spotter.json" ] || { echo "$SPOTTER: not a spotter folder (no spotter.json)" >&2; exit 1; }
-for v in THREADS SYNTH REAL_REPEAT DET_EPOCHS DET_STEPS REC_EPOCHS REC_LINES; do
+for v in THREADS SYNTH REAL_REPEAT OVERLAY DET_EPOCHS DET_STEPS REC_EPOCHS REC_LINES; do
   [[ ${!v} =~ ^[0-9]+$ ]] || { echo "$v=${!v}: a whole number is wanted" >&2; exit 1; }
 done
 if [ -e "$RUN" ] && [ ! -f "$RUN/fine-tune-real" ]; then
@@ -44,11 +46,20 @@ log() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$RUN/log.txt"; }
 if [ ! -f "$RUN/synth/annotations.json" ]; then
   "$LIGHT" synth --out "$RUN/synth" --count "$SYNTH" --seed "$SYNTH_SEED" --threads "$THREADS" --overwrite -q
 fi
+overlaid=()
+if [ "$OVERLAY" -gt 0 ]; then
+  if [ ! -f "$RUN/overlay/annotations.json" ]; then
+    rm -rf "$RUN/overlay"
+    "$PY" scripts/overlay-tiles.py "$RUN/overlay" "$RUN/synth/annotations.json:$RUN/synth" data/real/train.json:data/real/images "$SYNTH_SEED" > /dev/null
+  fi
+  overlaid=("$RUN/overlay/annotations.json:$RUN/overlay/images:$OVERLAY")
+fi
 if [ ! -f "$RUN/mix/train.json" ]; then
   rm -rf "$RUN/mix"
-  "$PY" scripts/mix-tiles.py "$RUN/mix" "data/real/train.json:data/real/images:$REAL_REPEAT" "$RUN/synth/annotations.json:$RUN/synth:1" > /dev/null
+  "$PY" scripts/mix-tiles.py "$RUN/mix" "data/real/train.json:data/real/images:$REAL_REPEAT" "$RUN/synth/annotations.json:$RUN/synth:1" \
+    "${overlaid[@]}" > /dev/null
 fi
-log "training tiles: $(ls "$RUN/mix/images" | wc -l) ($SYNTH synthetic, the real train split x $REAL_REPEAT)"
+log "training tiles: $(ls "$RUN/mix/images" | wc -l) ($SYNTH synthetic, the real train split x $REAL_REPEAT, overlaid x $OVERLAY)"
 
 # A candidate: a spotter folder of links to BASE's files, MODEL (detector or recognizer) from FILE.
 candidate() {  # NAME BASE MODEL FILE

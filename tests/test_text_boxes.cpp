@@ -12,6 +12,9 @@
 #include "light/spot/spotter.h"
 #include "light/spot/spaced_words.h"
 #include "light/spot/text_boxes.h"
+#include "spaced_words_checks.h"
+
+using light::test::read_alone;
 
 namespace {
 
@@ -261,18 +264,6 @@ TEST(TextBoxes, JoinPiecesOfALetterSpacedLineButNotALineBelowAFarPieceOrATallerO
   light::spot::TextBoxOptions never;
   never.piece_join = 0;
   EXPECT_EQ(light::spot::join_line_pieces(boxes, never).size(), boxes.size());
-}
-
-// A word read alone on a level line 40 px high from x0 to x1, its letters' centres at `first` and `last` (x).
-light::spot::LineWord read_alone(double x0, double x1, const std::string& text, double first, double last, size_t line) {
-  light::spot::LineWord w;
-  w.line.corners = light::spot::reading_corners((x0 + x1) / 2, 120, x1 - x0, 40, 0);
-  w.word.text = text;
-  w.word.score = 0.9;
-  w.word.first = (first - x0) / (x1 - x0);
-  w.word.last = (last - x0) / (x1 - x0);
-  w.read_on = line;
-  return w;
 }
 
 TEST(SpacedWords, PiecesOfASpacedNameJoinAcrossBreaksAsWideAsItsLettersButNotAcrossAWordSpace) {

@@ -98,7 +98,150 @@ LineWord joined(const LineWord& a, const LineWord& b) {
   return out;
 }
 
+// A straight line from `from` to `to` (its middle's ends) along (ux, uy), `height` high.
+TextBox straight_line(const Point& from, const Point& to, double ux, double uy, double height) {
+  const double nx = -uy * height / 2, ny = ux * height / 2;  // half the height, towards the line's bottom
+  TextBox box;
+  box.corners = {Point{from.x - nx, from.y - ny}, Point{to.x - nx, to.y - ny}, Point{to.x + nx, to.y + ny}, Point{from.x + nx, from.y + ny}};
+  return box;
+}
+
+bool spaced(const std::optional<Placed>& p, const SpacedWordOptions& o) {
+  return p && !p->round && p->letters >= 2 && p->pitch >= o.spaced_pitch * p->height;
+}
+
+// Where a spaced word grows: the letters read beyond its ends (positions along its axis from its
+// first letter's centre), or nothing when its own letters are not read again as they were.
+struct Growth {
+  std::string before, own, after;
+  double first = 0, last = 0;  // the grown word's first and last letters' centres (from the old first's)
+  double prob_sum = 0;
+  size_t added = 0;
+};
+
+std::optional<Growth> growth(const LineWord& w, const Placed& p, const std::vector<PlacedChar>& chars, double extent, double length,
+                             const SpacedWordOptions& o) {
+  const double span = std::hypot(p.last.x - p.first.x, p.last.y - p.first.y);
+  Growth g;
+  std::vector<double> at_own;
+  std::vector<std::pair<double, const PlacedChar*>> before, after;  // distances from the first letter's centre, out
+  for (const PlacedChar& c : chars) {
+    if (c.text.empty()) continue;
+    const double at = c.at * length - extent;  // from the first letter's centre as found
+    if (at < -0.5 * p.pitch) before.emplace_back(-at, &c);
+    else if (at > span + 0.5 * p.pitch) after.emplace_back(at, &c);
+    else if (c.text != " ") g.own += c.text, at_own.push_back(at);
+  }
+  // Its own letters read again with more about them: as many as before (the reading may differ: the
+  // context helps it), else the reading is not of this word. Where they were read, their pitch.
+  if (at_own.size() < 2 || at_own.size() != utf8_decode(w.word.text).size()) return std::nullopt;
+  g.first = at_own.front(), g.last = at_own.back();
+  const double P = (g.last - g.first) / static_cast<double>(at_own.size() - 1);
+  if (P <= 0) return std::nullopt;
+  std::sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(after.begin(), after.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto letter = [](const std::string& t) {
+    const std::u32string u = utf8_decode(t);
+    return u.size() == 1 && is_letter(u[0]);
+  };
+  auto in_step = [&](double gap) { return gap >= (2 - o.gap) * P && gap <= o.gap * P; };
+  // A letter with another closer than a pitch beyond it is a set-close word's ("MORGAN" after "B O U L
+  // D E R"), not the spaced one's.
+  auto crowded = [&](const std::vector<std::pair<double, const PlacedChar*>>& side, size_t k) {
+    for (size_t n = k + 1; n < side.size(); ++n)
+      if (side[n].second->text != " ") return side[n].first - side[k].first < (2 - o.gap) * P;
+    return false;
+  };
+  // A space read ends the word: what lies beyond it is the next word's.
+  for (size_t k = 0; k < before.size(); ++k) {
+    const auto& [d, c] = before[k];
+    if (c->text == " " || !in_step(d + g.first) || !letter(c->text) || c->prob < o.beyond_score || crowded(before, k)) break;
+    g.before = c->text + g.before, g.prob_sum += c->prob, ++g.added, g.first = -d;
+  }
+  const bool stopped = !w.word.text.empty() && w.word.text.back() == '.';
+  for (size_t k = 0; k < after.size(); ++k) {
+    const auto& [d, c] = after[k];
+    if (stopped || c->text == " " || !in_step(d - g.last) || c->prob < o.beyond_score) break;
+    const bool point = c->text == ".";
+    if (!point && (!letter(c->text) || crowded(after, k))) break;
+    g.after += c->text, g.prob_sum += c->prob, ++g.added, g.last = d;
+    if (point) break;
+  }
+  if (g.added == 0) return std::nullopt;
+  return g;
+}
+
 }  // namespace
+
+std::vector<LineWord> grow_spaced_words(std::vector<LineWord> words, const SpacedWordOptions& o, const CharReader& read) {
+  if (o.beyond <= 0) return words;
+  std::vector<bool> grown(words.size(), false), growing(words.size(), true);
+  for (int round = 0; round < 32; ++round) {  // a letter or two a round; a name is seldom 32 letters long
+    std::vector<size_t> which;
+    std::vector<TextBox> probes;
+    std::vector<double> extents, lengths;
+    for (size_t i = 0; i < words.size(); ++i) {
+      const std::optional<Placed> p = place(words[i]);
+      if (!growing[i] || !spaced(p, o)) continue;
+      const double extent = (o.beyond + 0.5) * p->pitch;
+      const Point from{p->first.x - extent * p->ux, p->first.y - extent * p->uy}, to{p->last.x + extent * p->ux, p->last.y + extent * p->uy};
+      which.push_back(i);
+      probes.push_back(straight_line(from, to, p->ux, p->uy, p->height));
+      extents.push_back(extent);
+      lengths.push_back(std::hypot(to.x - from.x, to.y - from.y));
+    }
+    if (which.empty()) break;
+    const std::vector<std::vector<PlacedChar>> readings = read(probes);
+    for (size_t k = 0; k < which.size(); ++k) {
+      const size_t i = which[k];
+      LineWord& w = words[i];
+      const Placed p = *place(w);
+      const std::optional<Growth> g = growth(w, p, readings[k], extents[k], lengths[k], o);
+      if (!g) {
+        growing[i] = false;
+        continue;
+      }
+      // The grown word: its own line, half a pitch beyond its first and last letters' centres.
+      const double n = static_cast<double>(utf8_decode(w.word.text).size()), added = static_cast<double>(g->added);
+      const double half = 0.5 * (g->last - g->first) / (n + added - 1), a = g->first - half, b = g->last + half;
+      const Point from{p.first.x + a * p.ux, p.first.y + a * p.uy}, to{p.first.x + b * p.ux, p.first.y + b * p.uy};
+      LineWord out;
+      out.read_on = w.read_on;
+      out.line = straight_line(from, to, p.ux, p.uy, p.height);
+      out.line.score = w.line.score;
+      out.word.text = g->before + g->own + g->after;
+      out.word.score = (w.word.score * n + g->prob_sum) / (n + added);
+      out.word.first = half / (b - a);
+      out.word.last = 1 - out.word.first;
+      w = std::move(out);
+      grown[i] = true;
+    }
+  }
+  // The pieces a grown word now covers: words within its box whose letters are among its own.
+  std::vector<bool> piece(words.size(), false);
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (!grown[i]) continue;
+    const auto& c = words[i].line.corners;
+    const Point s = lerp(c[0], c[3], 0.5), e = lerp(c[1], c[2], 0.5);
+    const double len = std::hypot(e.x - s.x, e.y - s.y), h = words[i].line.height();
+    if (len <= 0) continue;
+    const double ux = (e.x - s.x) / len, uy = (e.y - s.y) / len;
+    const std::u32string text = utf8_decode(words[i].word.text);
+    for (size_t j = 0; j < words.size(); ++j) {
+      if (j == i || grown[j] || piece[j]) continue;
+      const std::u32string t = utf8_decode(words[j].word.text);
+      if (t.empty() || t.size() >= text.size() || text.find(t) == std::u32string::npos) continue;
+      const auto& cj = words[j].line.corners;
+      const Point mid = lerp(lerp(cj[0], cj[3], 0.5), lerp(cj[1], cj[2], 0.5), (words[j].word.from + words[j].word.to) / 2);
+      const double along = (mid.x - s.x) * ux + (mid.y - s.y) * uy, across = std::abs((mid.y - s.y) * ux - (mid.x - s.x) * uy);
+      if (along >= 0 && along <= len && across <= 0.5 * h) piece[j] = true;
+    }
+  }
+  std::vector<LineWord> out;
+  for (size_t i = 0; i < words.size(); ++i)
+    if (!piece[i]) out.push_back(std::move(words[i]));
+  return out;
+}
 
 std::vector<LineWord> join_spaced_words(std::vector<LineWord> words, const SpacedWordOptions& o) {
   std::vector<std::optional<Placed>> placed;

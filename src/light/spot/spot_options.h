@@ -29,7 +29,7 @@ enum class Stage {
   lone_glyphs,      // letters alone the detector missed, looked for in the ink
   reading,          // every line read by the recogniser and split into words
   baseline,         // a short word turned to where its letters stand on one line
-  spaced_words,     // the pieces of letter-spaced words joined
+  spaced_words,     // the pieces of letter-spaced words joined, and grown by letters not found
   ink_fit,          // each line's upper and lower edges fitted to its lettering's ink
 };
 

@@ -63,6 +63,7 @@ struct Spotter::Impl {
                                          std::vector<TextBox> boxes);
   // Every crop read by the recogniser, in batches of one padded width, split into words (the reading stage).
   std::vector<CropReading> read_crops(const std::vector<Crop>& crops);
+  std::vector<std::vector<PlacedChar>> read_chars(const image::RgbImage& img, const std::vector<TextBox>& lines);
 };
 
 Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime) : Spotter(dir, runtime, spotter_settings(dir)) {}
@@ -362,6 +363,20 @@ std::vector<CropReading> Spotter::Impl::read_crops(const std::vector<Crop>& crop
   return read;
 }
 
+// Each line read alone (as a lone figure is: the padding after a strip changes its reading), its
+// characters placed along it.
+std::vector<std::vector<PlacedChar>> Spotter::Impl::read_chars(const image::RgbImage& img, const std::vector<TextBox>& lines) {
+  std::vector<std::vector<PlacedChar>> out;
+  const int h = models.recognizer->strip_height();
+  for (const TextBox& line : lines) {
+    const data::WordStrip strip = data::straighten_word(img, word_polygon(line, 0, 1), h, h * 50);
+    const LineReading r = std::move(models.recognizer->read({&strip}, round_up32(strip.width)).front());
+    std::vector<PlacedChar>& chars = out.emplace_back();
+    for (const ReadChar& c : r.chars) chars.push_back(PlacedChar{c.text, r.steps > 0 ? (c.start + c.end) / 2 / r.steps : 0, c.prob});
+  }
+  return out;
+}
+
 std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   const SpotOptions& o = impl_->options;
   std::vector<TextBox> boxes = lines(img);
@@ -374,7 +389,13 @@ std::vector<SpottedWord> Spotter::spot(const image::RgbImage& img) {
   }
   const std::vector<Crop> crops = line_crops(img, boxes, found, o);
   std::vector<LineWord> words = best_readings(img, crops, impl_->read_crops(crops), boxes, found, marks, o);
-  if (o.runs(Stage::spaced_words)) words = join_spaced_words(std::move(words), o.spaced);
+  if (o.runs(Stage::spaced_words)) {
+    words = join_spaced_words(std::move(words), o.spaced);
+    if (o.spaced.beyond > 0) {  // grown, a spaced word may meet another piece of its name
+      words = grow_spaced_words(std::move(words), o.spaced, [&](const std::vector<TextBox>& lines) { return impl_->read_chars(img, lines); });
+      words = join_spaced_words(std::move(words), o.spaced);
+    }
+  }
   // Each line's lettering, across: one extent for all its words, so that words set alike stay alike.
   std::vector<std::optional<AcrossExtent>> extent(words.size());
   if (o.runs(Stage::ink_fit)) extent = line_extents(img, words, o.ink);

@@ -35,7 +35,7 @@ const std::vector<StageInfo>& spotter_stages() {
       {Stage::lone_glyphs, "lone_glyphs", false, "letters standing alone that the detector missed, looked for in the ink and read"},
       {Stage::reading, "reading", true, "every line straightened into a strip, read by the recogniser and split into words"},
       {Stage::baseline, "baseline", false, "a word alone on a short box turned to the direction its letters stand on"},
-      {Stage::spaced_words, "spaced_words", false, "the words read on pieces of one letter-spaced name joined"},
+      {Stage::spaced_words, "spaced_words", false, "the words read on pieces of one letter-spaced name joined, and grown by its letters the detector did not find"},
       {Stage::ink_fit, "ink_fit", false, "each line's upper and lower edges fitted to its lettering's ink"},
   };
   return stages;
@@ -147,6 +147,8 @@ const std::vector<SpotSetting>& spot_settings() {
       {"spaced_words", "height", [](SpotOptions& o) -> F { return &o.spaced.height; }, 1, 100, "pieces' heights within this ratio"},
       {"spaced_words", "angle", [](SpotOptions& o) -> F { return &o.spaced.angle; }, 0, 90, "pieces' directions within so many degrees"},
       {"spaced_words", "axis", [](SpotOptions& o) -> F { return &o.spaced.axis; }, 0, 10, "the next piece off the axis by at most so many heights"},
+      {"spaced_words", "beyond", [](SpotOptions& o) -> F { return &o.spaced.beyond; }, 0, 10, "a spaced word read so many pitches beyond its ends for letters not found (0: not)"},
+      {"spaced_words", "beyond_score", [](SpotOptions& o) -> F { return &o.spaced.beyond_score; }, 0, 1, "a letter so found kept from this probability"},
       {"ink_fit", "look", [](SpotOptions& o) -> F { return &o.ink.look; }, 0, 10, "ink looked for so far beyond each edge (of the height)"},
       {"ink_fit", "min_row_ink", [](SpotOptions& o) -> F { return &o.ink.min_row_ink; }, 0, 1, "no fit unless the most inked row holds this share"},
       {"ink_fit", "max_row_ink", [](SpotOptions& o) -> F { return &o.ink.max_row_ink; }, 0, 1, "rows holding more are not lettering"},
