@@ -15,6 +15,7 @@ import json
 import os
 import random
 import sys
+import time
 
 import numpy as np
 from PIL import Image
@@ -89,6 +90,7 @@ def real_crop(tile, w, h):
 
 
 tiles = []
+start = time.time()
 for i, t in enumerate(synth):
     top = rgb(os.path.join(synth_dir, t['image']))
     h, w = top.shape[:2]
@@ -98,7 +100,9 @@ for i, t in enumerate(synth):
     name = 'overlay-%06d.png' % i
     Image.fromarray(np.clip(back * ink, 0, 255).astype(np.uint8)).save(os.path.join(out, 'images', name))
     tiles.append({'image': name, 'groups': t['groups'] + groups})
-    print(f'\roverlay: {i + 1}/{len(synth)}', end='', file=sys.stderr, flush=True)
+    rate = (i + 1) / max(time.time() - start, 1e-9)
+    print(f'\roverlay: {i + 1}/{len(synth)} tiles, {rate:.2f} tiles/s, ETA {(len(synth) - i - 1) / rate:.0f} s ',
+          end='', file=sys.stderr, flush=True)
 print(file=sys.stderr)
 with open(os.path.join(out, 'annotations.json.part'), 'w') as f:
     json.dump(tiles, f)
