@@ -100,9 +100,8 @@ LineWord joined(const LineWord& a, const LineWord& b) {
 
 // A straight line from `from` to `to` (its middle's ends) along (ux, uy), `height` high.
 TextBox straight_line(const Point& from, const Point& to, double ux, double uy, double height) {
-  const double nx = -uy * height / 2, ny = ux * height / 2;  // half the height, towards the line's bottom
   TextBox box;
-  box.corners = {Point{from.x - nx, from.y - ny}, Point{to.x - nx, to.y - ny}, Point{to.x + nx, to.y + ny}, Point{from.x + nx, from.y + ny}};
+  box.corners = corners_along((from.x + to.x) / 2, (from.y + to.y) / 2, std::hypot(to.x - from.x, to.y - from.y), height, ux, uy);
   return box;
 }
 
@@ -178,14 +177,17 @@ std::vector<LineWord> grow_spaced_words(std::vector<LineWord> words, const Space
   std::vector<bool> grown(words.size(), false), growing(words.size(), true);
   for (int round = 0; round < 32; ++round) {  // a letter or two a round; a name is seldom 32 letters long
     std::vector<size_t> which;
+    std::vector<Placed> places;
     std::vector<TextBox> probes;
     std::vector<double> extents, lengths;
     for (size_t i = 0; i < words.size(); ++i) {
+      if (!growing[i]) continue;
       const std::optional<Placed> p = place(words[i]);
-      if (!growing[i] || !spaced(p, o)) continue;
+      if (!spaced(p, o)) continue;
       const double extent = (o.beyond + 0.5) * p->pitch;
       const Point from{p->first.x - extent * p->ux, p->first.y - extent * p->uy}, to{p->last.x + extent * p->ux, p->last.y + extent * p->uy};
       which.push_back(i);
+      places.push_back(*p);
       probes.push_back(straight_line(from, to, p->ux, p->uy, p->height));
       extents.push_back(extent);
       lengths.push_back(std::hypot(to.x - from.x, to.y - from.y));
@@ -195,7 +197,7 @@ std::vector<LineWord> grow_spaced_words(std::vector<LineWord> words, const Space
     for (size_t k = 0; k < which.size(); ++k) {
       const size_t i = which[k];
       LineWord& w = words[i];
-      const Placed p = *place(w);
+      const Placed& p = places[k];
       const std::optional<Growth> g = growth(w, p, readings[k], extents[k], lengths[k], o);
       if (!g) {
         growing[i] = false;

@@ -54,15 +54,12 @@ TextBox TextBox::upside_down() const {
   return b;
 }
 
-namespace {
-// The corners of a box about (cx, cy) reading along (ux, uy), its "down" to the right of that.
 std::array<maptext::Point, 4> corners_along(double cx, double cy, double along, double across, double ux, double uy) {
   const double vx = -uy, vy = ux;  // "down" in the reading frame (y grows downward)
   const double a = along / 2, c = across / 2;
   return {maptext::Point{cx - ux * a - vx * c, cy - uy * a - vy * c}, maptext::Point{cx + ux * a - vx * c, cy + uy * a - vy * c},
           maptext::Point{cx + ux * a + vx * c, cy + uy * a + vy * c}, maptext::Point{cx - ux * a + vx * c, cy - uy * a + vy * c}};
 }
-}  // namespace
 
 TextBox TextBox::turned_to(double angle) const {
   TextBox b = *this;

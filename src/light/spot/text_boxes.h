@@ -107,6 +107,10 @@ std::vector<TextBox> lines_tilted(const std::vector<TextBox>& lines, double leas
 // A word's 16-point polygon: the part [from, to] (fractions of its length) of a line box.
 std::vector<maptext::Point> word_polygon(const TextBox& line, double from, double to);
 
+// The corners of a box about (cx, cy) reading along the unit direction (ux, uy) as given, its "down"
+// to the right of that, in reading order.
+std::array<maptext::Point, 4> corners_along(double cx, double cy, double along, double across, double ux, double uy);
+
 // Corners of a rotated rectangle (centre, size along and across its direction, angle in radians of
 // its long side) in reading order: the direction is taken from left to right, upward for a vertical
 // box (as map labels along a vertical feature read); `flip` reverses it (upside-down text).
