@@ -151,16 +151,17 @@ std::optional<Growth> growth(const LineWord& w, const Placed& p, const std::vect
       if (side[n].second->text != " ") return side[n].first - side[k].first < (2 - o.gap) * P;
     return false;
   };
-  // A space read ends the word: what lies beyond it is the next word's.
+  // Anything but a letter ends the word (a full stop after it): a space read, and what lies beyond
+  // it, is the next word's.
   for (size_t k = 0; k < before.size(); ++k) {
     const auto& [d, c] = before[k];
-    if (c->text == " " || !in_step(d + g.first) || !letter(c->text) || c->prob < o.beyond_score || crowded(before, k)) break;
+    if (!in_step(d + g.first) || !letter(c->text) || c->prob < o.beyond_score || crowded(before, k)) break;
     g.before = c->text + g.before, g.prob_sum += c->prob, ++g.added, g.first = -d;
   }
   const bool stopped = !w.word.text.empty() && w.word.text.back() == '.';
   for (size_t k = 0; k < after.size(); ++k) {
     const auto& [d, c] = after[k];
-    if (stopped || c->text == " " || !in_step(d - g.last) || c->prob < o.beyond_score) break;
+    if (stopped || !in_step(d - g.last) || c->prob < o.beyond_score) break;
     const bool point = c->text == ".";
     if (!point && (!letter(c->text) || crowded(after, k))) break;
     g.after += c->text, g.prob_sum += c->prob, ++g.added, g.last = d;
