@@ -260,6 +260,9 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   r = run_light("synth --out " + q(dir + "/x") + " --turn 45");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--turn: expected 0, 90, 180 or 270, got 45"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --stacks wrapped");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--stacks: expected aligned or real, got \"wrapped\""), std::string::npos) << r.err;
   r = run_light("synth --out " + q(dir + "/x") + " --min-letter-px -1");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--min-letter-px: expected a height in px from 0 to 100, got -1"), std::string::npos) << r.err;

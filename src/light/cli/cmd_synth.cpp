@@ -17,7 +17,7 @@ namespace {
 struct SynthArgs {
   std::string out, size = "600-4000", density = "0.2-2.5", word_height = "0.005-0.08", style = "mixed", layouts = "default",
               gazetteer = synth::Gazetteer::default_path();
-  std::string spotter = "default";
+  std::string spotter = "default", stacks = "aligned";
   int spotter_points = 16;
   bool predictions = false;
   int count = 1, threads = 0, turn = 0;
@@ -78,6 +78,8 @@ void run_synth(const SynthArgs& a) {
   opt.layouts.clusters = a.clusters;
   if (a.turn != 0 && a.turn != 90 && a.turn != 180 && a.turn != 270) throw Error("--turn: expected 0, 90, 180 or 270, got " + std::to_string(a.turn));
   opt.quarter_turns = a.turn / 90;
+  if (a.stacks != "aligned" && a.stacks != "real") throw Error("--stacks: expected aligned or real, got \"" + a.stacks + "\"");
+  opt.real_stacks = a.stacks == "real";
   if (!(a.min_letter_px >= 0 && a.min_letter_px <= 100))
     throw Error("--min-letter-px: expected a height in px from 0 to 100, got " + CLI::detail::to_string(a.min_letter_px));
   opt.min_letter_px = a.min_letter_px;
@@ -157,6 +159,10 @@ void add_synth_command(CLI::App& app) {
                   "curved, stacked, spread, numbers, lines, spaced)")
       ->capture_default_str();
   cmd->add_option("--turn", args->turn, "Turn every finished tile clockwise by 0, 90, 180 or 270 degrees (a sheet scanned sideways)")
+      ->capture_default_str();
+  cmd->add_option("--stacks", args->stacks,
+                  "Names on several lines: aligned (blocks of one size and angle, lines centred or flush) | real (as real sheets set them: "
+                  "unaligned, indented or staggered lines, tight and loose spacing, a line in smaller or larger letters, lines at angles of their own)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_option("--min-letter-px", args->min_letter_px,

@@ -212,6 +212,7 @@ Path Builder::label_path(const Feature& feat, double s0, double s1, double size)
 }
 
 bool Builder::along_feature(const Name& name, const Feature& feat) {
+  if (opt.real_stacks && name.words.size() >= 2 && r.chance(0.5) && words_along_a_bend(name, feat)) return true;
   FontStyle f = font(name.kind);
   const auto shapes = shape_all(name.words, f);
   std::vector<double> gaps;
@@ -229,6 +230,32 @@ bool Builder::along_feature(const Name& name, const Feature& feat) {
     for (const Placed& w : placed) ends.push_back(w.s0 + w.shape.advance);
     label_gaps(path, ends, gaps, f.size_px, 0.6);
     return true;
+  }
+  return false;
+}
+
+bool Builder::words_along_a_bend(const Name& name, const Feature& feat) {
+  const FontStyle f = font(name.kind);
+  const auto shapes = shape_all(name.words, f);
+  std::vector<double> gaps;
+  for (size_t i = 0; i + 1 < name.words.size(); ++i) gaps.push_back(f.size_px * r.uni(0.3, 1.5));
+  const double len = total(shapes, gaps);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Path path;
+    if (attempt < 4 && feat.path.length() > len + 100) {
+      // A stretch of the feature that bends (a meander, a road's curve), not so sharply that a word overhangs it.
+      const double s = r.uni(20, feat.path.length() - len - 40);
+      path = label_path(feat, s, s + len + 20, f.size_px);
+      const double k = path.max_curvature() * f.size_px;
+      if (k > 1.0 / 1.5 || k < 1.0 / 6) continue;
+    } else {  // the feature runs straight here: the name follows a bend of its own (a ridge, a valley)
+      const double a0 = r.uni(-0.4, 0.4), turn = (r.chance(0.5) ? 1.0 : -1.0) * r.uni(0.5, 1.3);
+      std::vector<double> angles;
+      for (int k = 1; k <= 6; ++k) angles.push_back(a0 + turn * (k - 0.5) / 6.0);
+      path = Path::bent(random_start(len, a0, false), len + 20, angles);
+    }
+    auto placed = each_at_its_angle(name.words, shapes, path, 5.0, gaps, word_margin(f.size_px, false), false);
+    if (commit(placed, attempt < 4)) return true;
   }
   return false;
 }

@@ -94,7 +94,21 @@ struct Builder : Canvas {
   // `name` (or, for a one-word name, a descriptive one) broken at any words over 2-4 lines, centred,
   // flush left or flush right, 1.0-2.0 font sizes from baseline to baseline, sometimes turned; now and
   // then an unrelated label between two lines, or a road crossing the label with its name beside it.
+  // With SynthOptions::real_stacks, the lines' spacing, shifts, turns and sizes are real_stack's.
   bool lines_label(const Name& name);
+  // How a name's lines are set against each other (SynthOptions::real_stacks): spacing (baseline to
+  // baseline, in letter sizes), each line's shift along (letter sizes), turn (radians) and letter size
+  // (times the name's). StackShape(n): a block of n lines as lines_label sets them by default.
+  struct StackShape {
+    explicit StackShape(int lines) : shift(static_cast<size_t>(lines), 0.0), turn(shift), size(static_cast<size_t>(lines), 1.0) {}
+    double lead = 1;
+    std::vector<double> shift, turn, size;
+  };
+  StackShape real_stack(int lines);
+  // A name along a bending river or road, each word straight at the feature's angle where it stands,
+  // a letter or so apart (SynthOptions::real_stacks): the next word often lies above the last in its
+  // reading frame ("Cerrito" / "Creek" round a meander).
+  bool words_along_a_bend(const Name& name, const Feature& feat);
   // A road line through `c`, about `reach` px either side, and a street name along it beyond that.
   void road_across(Point c, double reach);
   // A name whose words lie 2-20 word heights apart: along `feat` (a river, road, ridge or rail line)

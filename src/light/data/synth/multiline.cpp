@@ -45,6 +45,29 @@ Name Builder::descriptive_name() {
   }
 }
 
+Builder::StackShape Builder::real_stack(int lines) {
+  StackShape s(lines);
+  // Line spacing, baseline to baseline in letter sizes: mostly tight, some loose, a few far apart.
+  const double u = r.uni(0, 1);
+  s.lead = u < 0.8 ? r.uni(0.95, 1.15) : u < 0.91 ? r.uni(1.15, 2.6) : r.uni(2.8, 4.5);
+  // Lines that do not line up: each after the first moved along, indented or staggered.
+  if (r.chance(0.45)) {
+    const double sign = r.chance(0.5) ? 1.0 : -1.0;
+    const bool staggered = r.chance(0.5);
+    for (int l = 1; l < lines; ++l)
+      s.shift[static_cast<size_t>(l)] = (staggered && l % 2 == 0 ? -sign : sign) * r.uni(0.6, 3.5) * (staggered ? 1.0 : l);
+  }
+  // One line in smaller or larger letters ("Site of" over "ROMAN VILLA", a town over its "Sta.").
+  if (r.chance(0.35)) s.size[static_cast<size_t>(r.integer(0, lines - 1))] = r.chance(0.6) ? r.uni(0.55, 0.78) : r.uni(1.3, 1.7);
+  // Lines at angles of their own: wrapped round a feature (each turned a little more), or askew.
+  if (r.chance(0.3)) {
+    const double step = (r.chance(0.5) ? 1.0 : -1.0) * r.uni(5, 18) * M_PI / 180;
+    const bool wrapped = r.chance(0.6);
+    for (int l = 1; l < lines; ++l) s.turn[static_cast<size_t>(l)] = wrapped ? step * l : step * r.uni(0.6, 1.4) * (r.chance(0.5) ? 1 : -1);
+  }
+  return s;
+}
+
 bool Builder::lines_label(const Name& given) {
   Name name = given;
   if (name.words.size() < 2) name = descriptive_name();
@@ -61,30 +84,49 @@ bool Builder::lines_label(const Name& given) {
   std::sort(cuts.begin(), cuts.end());
   cuts.push_back(n);
   const double space = f.size_px * r.uni(0.25, 0.45);
-  const double lead = f.size_px * r.uni(1.0, 2.0);  // baseline to baseline
+  double lead = f.size_px * r.uni(1.0, 2.0);  // baseline to baseline
   const double align = r.uni(0, 1) < 0.55 ? 0.5 : (r.chance(0.55) ? 0.0 : 1.0);  // centred, flush left, flush right
   const double angle = r.chance(0.75) ? 0.0 : r.uni(-0.5, 0.5);
   const double ca = std::cos(angle), sa = std::sin(angle);
-  std::vector<double> widths;
+  const StackShape stack = opt.real_stacks ? real_stack(lines) : StackShape(lines);
+  if (opt.real_stacks) lead = f.size_px * stack.lead;
+  std::vector<double> widths, baselines;  // each line's width; its baseline's offset from the first, across
+  std::vector<std::vector<WordShape>> line_shapes;
   for (int l = 0, from = 0; l < lines; from = cuts[static_cast<size_t>(l)], ++l) {
+    const size_t k = static_cast<size_t>(l);
+    std::vector<WordShape> ss(shapes.begin() + from, shapes.begin() + cuts[k]);
+    if (stack.size[k] != 1.0) {  // a line in larger or smaller letters than the rest
+      FontStyle fl = f;
+      fl.size_px *= stack.size[k];
+      ss = shape_all(std::vector<std::string>(name.words.begin() + from, name.words.begin() + cuts[k]), fl);
+    }
     double w = 0;
-    for (int i = from; i < cuts[static_cast<size_t>(l)]; ++i) w += shapes[static_cast<size_t>(i)].advance + (i > from ? space : 0.0);
+    for (size_t i = 0; i < ss.size(); ++i) w += ss[i].advance + (i > 0 ? space * stack.size[k] : 0.0);
     widths.push_back(w);
+    line_shapes.push_back(std::move(ss));
+    baselines.push_back(l == 0 ? 0.0 : opt.real_stacks ? baselines.back() + lead * std::max(stack.size[k - 1], stack.size[k]) : lead * l);
   }
   const double widest = *std::max_element(widths.begin(), widths.end());
-  const double block_h = lead * (lines - 1) + f.size_px;
+  const double block_h = opt.real_stacks ? baselines.back() + f.size_px : lead * (lines - 1) + f.size_px;
   for (int attempt = 0; attempt < 6; ++attempt) {
     const double mx = std::min(0.45 * W, 0.5 * widest + 20), my = std::min(0.45 * H, 0.5 * block_h + 20);
     const Point c{r.uni(mx, W - mx), r.uni(my, H - my)};
     std::vector<Placed> all;
     for (int l = 0, from = 0; l < lines; from = cuts[static_cast<size_t>(l)], ++l) {
-      std::vector<std::string> ws(name.words.begin() + from, name.words.begin() + cuts[static_cast<size_t>(l)]);
-      std::vector<WordShape> ss(shapes.begin() + from, shapes.begin() + cuts[static_cast<size_t>(l)]);
-      const double ox = -0.5 * widest + align * (widest - widths[static_cast<size_t>(l)]);
-      const double oy = (l - 0.5 * (lines - 1)) * lead;
-      const Point start{c.x + ox * ca - oy * sa, c.y + ox * sa + oy * ca};
-      auto placed = along(ws, ss, Path::line(start, angle, widths[static_cast<size_t>(l)] + 10), 0.0,
-                          std::vector<double>(ws.size(), space), word_margin(f.size_px, false));
+      const size_t k = static_cast<size_t>(l);
+      std::vector<std::string> ws(name.words.begin() + from, name.words.begin() + cuts[k]);
+      const double w = widths[k];
+      // The line's middle in the block's frame (moved along by its shift), then its start along its own angle.
+      const double ox = -0.5 * widest + align * (widest - w) + stack.shift[k] * f.size_px;
+      const double oy = opt.real_stacks ? baselines[k] - 0.5 * baselines.back() : (l - 0.5 * (lines - 1)) * lead;
+      const double a = angle + stack.turn[k];
+      Point start{c.x + ox * ca - oy * sa, c.y + ox * sa + oy * ca};
+      if (a != angle) {  // turned about the line's middle
+        const Point mid{start.x + 0.5 * w * ca, start.y + 0.5 * w * sa};
+        start = {mid.x - 0.5 * w * std::cos(a), mid.y - 0.5 * w * std::sin(a)};
+      }
+      auto placed = along(ws, line_shapes[k], Path::line(start, a, w + 10), 0.0, std::vector<double>(ws.size(), space * stack.size[k]),
+                          word_margin(f.size_px * stack.size[k], false));
       all.insert(all.end(), placed.begin(), placed.end());
     }
     if (!commit(all, false)) continue;
@@ -180,13 +222,9 @@ bool Builder::spaced_name(const Feature* feat) {
       if (len > 0.95 * std::max(W, H)) return false;
       const double a0 = r.chance(0.5) ? 0.0 : r.uni(-0.6, 0.6);
       const double bend = r.chance(0.5) ? 0.0 : r.uni(-0.5, 0.5);
-      const Point p = random_start(len, a0, false);
-      std::vector<Point> c{p};
-      for (int k = 1; k <= 4; ++k) {
-        const double a = a0 + bend * (k - 2.0) / 2.0;
-        c.push_back({c.back().x + (len + 20) / 4 * std::cos(a), c.back().y + (len + 20) / 4 * std::sin(a)});
-      }
-      path = Path::smooth(c, 2.0);
+      std::vector<double> angles;
+      for (int k = 1; k <= 4; ++k) angles.push_back(a0 + bend * (k - 2.0) / 2.0);
+      path = Path::bent(random_start(len, a0, false), len + 20, angles);
     }
     auto placed = each_at_its_angle(name.words, shapes, path, 5.0, gaps, margin, upright);
     if (!commit(placed, feat != nullptr)) continue;

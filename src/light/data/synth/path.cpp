@@ -39,6 +39,13 @@ Path Path::line(Point start, double angle, double length) {
   return Path({start, {start.x + length * std::cos(angle), start.y + length * std::sin(angle)}});
 }
 
+Path Path::bent(Point start, double length, const std::vector<double>& angles) {
+  std::vector<Point> c{start};
+  const double piece = length / static_cast<double>(angles.size());
+  for (const double a : angles) c.push_back({c.back().x + piece * std::cos(a), c.back().y + piece * std::sin(a)});
+  return smooth(c, 2.0);
+}
+
 Path Path::smooth(const std::vector<Point>& c, double step) {
   if (c.size() < 2) return Path(c);
   std::vector<Point> out;

@@ -24,6 +24,9 @@ class Path {
   static Path line(Point start, double angle, double length);
   // A smooth curve through control points (Catmull-Rom), sampled every `step` px.
   static Path smooth(const std::vector<Point>& control, double step = 2.0);
+  // A smooth curve from `start`, `length` long, of equal pieces each heading at its angle in `angles`
+  // (radians): an arc, or a bend, across a region.
+  static Path bent(Point start, double length, const std::vector<double>& angles);
   // The part of this path between arc lengths s0 and s1.
   Path slice(double s0, double s1, double step = 2.0) const;
   // This path moved sideways by `d` px (positive = to the right of the direction of travel, i.e. below
