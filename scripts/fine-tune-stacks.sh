@@ -12,7 +12,8 @@
 # best epoch with the decoding chosen: a model folder for `light link --model`) and OUT/decoding.txt.
 # Settings (environment), with their defaults: INIT=models/light-small TRAIN=1200 VAL=40 CALIB=60 (tiles),
 # EPOCHS=3 LR=1e-4 BATCH=2 THREADS=0 (all cores), ALIGNS="1 1.5 3" ABOVES="0.1 0.4 1" BIASES="0.45 0.6 0.75",
-# LIGHT=build/light. On 2 cores the tiles take about 10 minutes, an epoch 8-15.
+# LIGHT=build/light. With THREADS=1 beside another job on 2 cores: the tiles 13 minutes, an epoch 5-6,
+# the calibration's 27 decodings 20 (about 50 minutes in all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-build/stacks-model}
