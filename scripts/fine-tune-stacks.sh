@@ -68,6 +68,7 @@ for al in $ALIGNS; do
     done
   done
 done
+[ -n "$best" ] || { echo "$OUT: no decoding scored on the calibration tiles (see $OUT/decoding.txt)" >&2; exit 1; }
 read -r al ab b <<< "$best"
 log "decoding: alignment prior $al, reading prior above $ab, no-successor bias $b (calibration link F $best_f)"
 # 4. The model folder: the best epoch with that decoding.

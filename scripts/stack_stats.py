@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How the names of a MapText set are stacked and spread (issue 70; docs/synth.md, "Names on several
-lines"): each link of a phrase classed as `light eval --link-classes` does (in the first word's
+lines as real sheets set them"): each link of a phrase classed as `light eval --link-classes` does (in the first word's
 reading frame, in its heights: next line, centre more than 0.75 below; above, more than 0.75 above;
 spread, more than 2 of white between them; near), and for the next-line links the shape of the stack:
 whether the two lines line up (their nearest left ends, centres or right ends within 0.3 heights,
@@ -15,6 +15,7 @@ height over the upper's, and the angle between the two words.
 """
 import json
 import math
+import os
 import sys
 
 
@@ -121,6 +122,7 @@ def link_recall(tiles, pred_tiles):
     for t in pred_tiles:
         links = pred.setdefault(t['image'], set())
         for g in t['groups']:
+            g = [w for w in g if w.get('vertices')]
             for a, b in zip(g, g[1:]):
                 links.add((key(a['vertices']), key(b['vertices'])))
     found, total = {}, {}
@@ -219,21 +221,21 @@ def main(argv):
         else:
             pred = argv[1]
         argv = argv[2:]
-    if out and out in argv:
+    if out and any(os.path.realpath(out) == os.path.realpath(p) for p in argv + ([pred] if pred else [])):
         print(f'--json {out}: is an input; give another file', file=sys.stderr)
         return 1
     if not argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    pred_tiles = read_tiles(pred) if pred else None
+    if pred and pred_tiles is None:
+        return 1
     results = {}
     for path in argv:
         tiles = read_tiles(path)
         if tiles is None:
             return 1
         if pred:
-            pred_tiles = read_tiles(pred)
-            if pred_tiles is None:
-                return 1
             recall, r, p, f1 = link_recall(tiles, pred_tiles)
             results[path] = {'recall': {c: v[0] for c, v in recall.items()}, 'links': {c: v[1] for c, v in recall.items()},
                              'R': r, 'P': p, 'F': f1}
@@ -252,7 +254,6 @@ def main(argv):
     if out:
         with open(out + '.part', 'w') as f:
             json.dump(results, f, indent=1)
-        import os
         os.replace(out + '.part', out)
     return 0
 

@@ -55,6 +55,10 @@ def main():
         r = run(script, '--json', gt, gt)
         assert r.returncode == 1 and 'is an input' in r.stderr, r
         assert open(gt).read() == before
+        before = open(pred).read()
+        r = run(script, '--json', pred, '--pred', pred, gt)
+        assert r.returncode == 1 and 'is an input' in r.stderr, r
+        assert open(pred).read() == before
         r = run(script, os.path.join(d, 'none.json'))
         assert r.returncode == 1 and 'none.json: cannot read' in r.stderr, r
     print('stack_stats_check: ok')

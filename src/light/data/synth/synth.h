@@ -87,9 +87,10 @@ struct SynthOptions {
   // scanned sideways or upside down, its lettering read along the turned baselines.
   int quarter_turns = 0;
   // Names on several lines set as real sheets set them (issue 70; docs/synth.md, "Names on several
-  // lines"): lines that do not line up (indented, staggered), tight and loose spacing, a line in smaller
-  // or larger letters, lines at angles of their own. false: aligned blocks of one size and angle, the
-  // tiles the bundled model was trained on.
+  // lines as real sheets set them"): lines that do not line up (indented, staggered), tight and loose
+  // spacing, a line in smaller or larger letters, lines at angles of their own, names set word by
+  // word round a bend. false: aligned blocks of one size and angle, the tiles the bundled model was
+  // trained on.
   bool real_stacks = false;
   // Words whose smallest letters are lower than this (px) on a clean tile, or than this plus an aged
   // tile's blur, are marked illegible, as an annotator marks what no one can read; 0 marks only the
