@@ -11,7 +11,7 @@
 # Reruns skip what is done; an interrupted training resumes from OUT/run/last. Writes OUT/model (the
 # best epoch with the decoding chosen: a model folder for `light link --model`) and OUT/decoding.txt.
 # Settings (environment), with their defaults: INIT=models/light-small TRAIN=1200 VAL=40 CALIB=60 (tiles),
-# EPOCHS=3 LR=1e-4 BATCH=2 THREADS=0 (all cores), ALIGNS="1 1.5 3" ABOVES="0.1 0.4 1" BIASES="0.45 0.6 0.75",
+# EPOCHS=3 LR=1e-4 BATCH=2 THREADS=0 (all cores), HEAD= (pairwise-lines: the head widened by the line features), ALIGNS="1 1.5 3" ABOVES="0.1 0.4 1" BIASES="0.45 0.6 0.75",
 # LIGHT=build/light. With THREADS=1 beside another job on 2 cores: the tiles 13 minutes, an epoch 5-6,
 # the calibration's 27 decodings 20 (about 50 minutes in all).
 set -euo pipefail
@@ -20,6 +20,7 @@ OUT=${1:-build/stacks-model}
 LIGHT=${LIGHT:-build/light}
 INIT=${INIT:-models/light-small}
 TRAIN=${TRAIN:-1200} VAL=${VAL:-40} CALIB=${CALIB:-60} EPOCHS=${EPOCHS:-3} LR=${LR:-1e-4} BATCH=${BATCH:-2} THREADS=${THREADS:-0}
+HEAD=${HEAD:-}
 ALIGNS=${ALIGNS:-"1 1.5 3"} ABOVES=${ABOVES:-"0.1 0.4 1"} BIASES=${BIASES:-"0.45 0.6 0.75"}
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
 [ -f "$INIT/config.json" ] || { echo "$INIT: not a model folder (no config.json)" >&2; exit 1; }
@@ -48,10 +49,10 @@ elif [ -f "$RUN/last/state.json" ]; then
   log "training: resumed after epoch $done_epochs"
   "$LIGHT" train --resume "$RUN" --max-epochs "$EPOCHS" --threads "$THREADS"
 else
-  log "training: from $INIT, $EPOCHS epochs, lr $LR"
+  log "training: from $INIT${HEAD:+ (head $HEAD)}, $EPOCHS epochs, lr $LR"
   "$LIGHT" train --init "$INIT" --train "$OUT/train/annotations.json" --train-images "$OUT/train/images" \
     --val "$OUT/val/annotations.json" --val-images "$OUT/val/images" --out "$RUN" --overwrite --tokenizer bytes \
-    --focal-self-target --lr "$LR" --warmup-steps 100 --lr-decay cosine --batch-size "$BATCH" --max-epochs "$EPOCHS" --seed 5 \
+    ${HEAD:+--head "$HEAD"} --focal-self-target --lr "$LR" --warmup-steps 100 --lr-decay cosine --batch-size "$BATCH" --max-epochs "$EPOCHS" --seed 5 \
     --threads "$THREADS"
 fi
 # 3. The decoding chosen on the calibration tiles (apart from the validation tiles that chose the epoch).

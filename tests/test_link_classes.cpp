@@ -2,11 +2,13 @@
 // --link-classes): hand-worked offsets and classes, and a hand-made tile whose verdicts are known.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "light/error.h"
 #include "light/eval/evaluator.h"
 #include "light/eval/link_classes.h"
+#include "light/geometry/line_chains.h"
 #include "light/geometry/link_class.h"
 #include "test_util.h"
 
@@ -117,4 +119,50 @@ TEST(LinkClasses, EvalPrintsThemAsAThirdLineAndRefusesThemForTasksWithoutLinks) 
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("--link-classes"), std::string::npos) << bad.err;
   std::filesystem::remove_all(dir);
+}
+
+// Lines found from the frames alone (geometry/line_chains.h), 10 px high words: "Lodge Pole" on one line,
+// "Cr." centred below it, "Mill" 3.4 heights on (spread, not the same line), "MILL" right after it in
+// letters twice as tall, "Road" right after "Pole"'s line but turned 30 degrees.
+TEST(LineChains, ChainWordsOnOneBaselineWithinAWordGapAndNoFarther) {
+  const double r = 30 * M_PI / 180;
+  const std::vector<geometry::ReadingFrame> f = {frame(0, 50, 0, 10),  frame(56, 96, 0, 10),    frame(38, 58, 14, 10),
+                                                 frame(130, 160, 0, 10), frame(165, 200, 0, 20),
+                                                 {{0, 40}, {40 * std::cos(r), 40 + 40 * std::sin(r)}, 10},
+                                                 frame(-45, -5, 40, 10)};
+  const auto lines = geometry::line_ends(f);
+  ASSERT_EQ(lines.size(), f.size());
+  auto expect_line = [&](size_t k, double x0, double y0, double x1, double y1) {
+    EXPECT_DOUBLE_EQ(lines[k].start.x, x0) << k;
+    EXPECT_DOUBLE_EQ(lines[k].start.y, y0) << k;
+    EXPECT_DOUBLE_EQ(lines[k].end.x, x1) << k;
+    EXPECT_DOUBLE_EQ(lines[k].end.y, y1) << k;
+  };
+  expect_line(0, 0, 0, 96, 0);  // Lodge Pole
+  expect_line(1, 0, 0, 96, 0);
+  expect_line(2, 38, 14, 58, 14);  // Cr.: a line of its own
+  expect_line(3, 130, 0, 160, 0);  // Mill: too far on
+  expect_line(4, 165, 0, 200, 0);  // MILL: too tall
+  // The turned word after "-45..-5" (gap 0.5): turned 30 degrees, not chained; both stand alone.
+  expect_line(5, 0, 40, 40 * std::cos(r), 40 + 40 * std::sin(r));
+  expect_line(6, -45, 40, -5, 40);
+  // Turned 10 degrees: chained.
+  const double s = 10 * M_PI / 180;
+  const auto bent = geometry::line_ends({frame(-45, -5, 40, 10), {{0, 40}, {40 * std::cos(s), 40 + 40 * std::sin(s)}, 10}});
+  EXPECT_DOUBLE_EQ(bent[0].end.x, 40 * std::cos(s));
+  EXPECT_DOUBLE_EQ(bent[1].start.x, -45);
+}
+
+TEST(LineChains, EachWordChainsToTheNearestWordAheadThatChoosesItBack) {
+  // "A", "B" 3 px on, "C" 8 px after B (3.8 heights after A: too far for A): A-B and B-C chain, one line.
+  const auto lines = geometry::line_ends({frame(0, 30, 0, 10), frame(33, 60, 0, 10), frame(68, 90, 0, 10)});
+  for (const auto& l : lines) {
+    EXPECT_DOUBLE_EQ(l.start.x, 0);
+    EXPECT_DOUBLE_EQ(l.end.x, 90);
+  }
+  // Two words ahead on one spot (a duplicate): one of them joins, the other stands alone.
+  const auto dup = geometry::line_ends({frame(0, 30, 0, 10), frame(33, 60, 0, 10), frame(33, 60, 0, 10)});
+  EXPECT_DOUBLE_EQ(dup[0].end.x, 60);
+  EXPECT_NE(dup[1].start.x, dup[2].start.x);
+  EXPECT_TRUE(geometry::line_ends({}).empty());
 }

@@ -1,6 +1,7 @@
 #include "light/model/light.h"
 
 #include "light/error.h"
+#include "light/geometry/line_chains.h"
 #include "light/geometry/polygon.h"
 #include "light/image/ink.h"
 #include "light/text/letter_case.h"
@@ -80,15 +81,24 @@ Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::v
         throw Error("make_batch: tile " + std::to_string(k) + ": a pairwise head needs each word's polygon (" +
                     std::to_string(in.words.size()) + " words for " + std::to_string(first.size()) + " first tokens)");
       std::vector<float> frames;
+      std::vector<geometry::ReadingFrame> word_frames;
       for (const auto& w : in.words) {
         geometry::Polygon poly;
         for (size_t v = 0; v + 1 < w.polygon.size(); v += 2)
           if (w.polygon[v] != data::kPolygonPad) poly.push_back({w.polygon[v] * in.aspect, w.polygon[v + 1]});
         const geometry::ReadingFrame f = geometry::reading_frame(poly);
+        word_frames.push_back(f);
         frames.insert(frames.end(), {static_cast<float>(f.start.x), static_cast<float>(f.start.y), static_cast<float>(f.end.x),
                                      static_cast<float>(f.end.y), static_cast<float>(f.height)});
       }
       b.word_frames.push_back(torch::tensor(frames).view({static_cast<int64_t>(in.words.size()), 5}).to(device));
+      if (config.pair_lines) {
+        std::vector<float> ends;
+        for (const geometry::LineEnds& e : geometry::line_ends(word_frames))
+          ends.insert(ends.end(), {static_cast<float>(e.start.x), static_cast<float>(e.start.y), static_cast<float>(e.end.x),
+                                   static_cast<float>(e.end.y)});
+        b.word_lines.push_back(torch::tensor(ends).view({static_cast<int64_t>(in.words.size()), 4}).to(device));
+      }
       if (config.pair_lettering) {
         std::vector<float> letters;
         for (const auto& w : in.words) {

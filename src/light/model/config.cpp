@@ -68,6 +68,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
     j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
     if (c.pair_context) j["successor_head"]["context"] = true;
     if (c.pair_lettering) j["successor_head"]["lettering"] = true;
+    if (c.pair_lines) j["successor_head"]["lines"] = true;
   }
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   for (const DecodingSetting& s : decoding_settings())  // each written when it leaves the paper's decoding
@@ -335,6 +336,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     get(h, "hidden", c.pair_hidden, path + ": successor_head");
     get(h, "context", c.pair_context, path + ": successor_head");
     get(h, "lettering", c.pair_lettering, path + ": successor_head");
+    get(h, "lines", c.pair_lines, path + ": successor_head");
   }
   get(j, "window_word_height", c.window_word_height, path);
   for (const DecodingSetting& s : decoding_settings()) get(j, s.key, c.*s.field, path);

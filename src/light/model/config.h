@@ -71,6 +71,9 @@ struct ModelConfig {
   // The pairwise head also reads how alike the two words are lettered (model::pair_lettering_features):
   // `successor_head.lettering` in config.json.
   bool pair_lettering = false;
+  // The pairwise head also reads where the two words' lines start and end (model::pair_line_features):
+  // `successor_head.lines` in config.json.
+  bool pair_lines = false;
   // Scale windows (data/scale_windows.h): the median word height as a fraction of a window's side
   // that the model was trained with; 0 (released checkpoints) = the whole tile is one frame.
   double window_word_height = 0.0;

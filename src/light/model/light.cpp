@@ -118,6 +118,27 @@ torch::Tensor pair_features(const torch::Tensor& frames, bool context) {
   return torch::cat(parts, -1);
 }
 
+torch::Tensor pair_line_features(const torch::Tensor& frames, const torch::Tensor& lines) {
+  const int64_t n = frames.size(0);
+  const torch::Tensor start = frames.slice(1, 0, 2), end = frames.slice(1, 2, 4);
+  const torch::Tensor h = frames.select(1, 4).clamp_min(1e-4);
+  const torch::Tensor axis = end - start;
+  const torch::Tensor u = axis / axis.norm(2, 1).clamp_min(1e-6).unsqueeze(1);
+  const torch::Tensor v = torch::stack({-u.select(1, 1), u.select(1, 0)}, 1);
+  const torch::Tensor line_start = lines.slice(1, 0, 2), line_end = lines.slice(1, 2, 4), line_centre = (line_start + line_end) / 2;
+  const auto squash = [](const torch::Tensor& s) { return torch::sign(s) * torch::log1p(s.abs()); };
+  auto in_frame = [&](const torch::Tensor& to, const torch::Tensor& from) {  // as pair_features' offsets
+    const torch::Tensor d = to.unsqueeze(0) - from.unsqueeze(1);
+    const torch::Tensor along = (d * u.unsqueeze(1)).sum(-1), across = (d * v.unsqueeze(1)).sum(-1);
+    return squash(torch::stack({along, across}, -1) / h.view({n, 1, 1}));
+  };
+  // Along each word's own axis: its line's end ahead of its end, its start ahead of its line's start.
+  const torch::Tensor to_end = squash(((line_end - end) * u).sum(1) / h), from_start = squash(((start - line_start) * u).sum(1) / h);
+  return torch::cat({in_frame(line_start, line_start), in_frame(line_centre, line_centre), in_frame(line_end, line_end),
+                     to_end.view({n, 1, 1}).expand({n, n, 1}), from_start.view({1, n, 1}).expand({n, n, 1})},
+                    -1);
+}
+
 torch::Tensor pair_lettering_features(const torch::Tensor& lettering) {
   const torch::Tensor ink = lettering.slice(1, 0, 3), letter_case = lettering.select(1, 3);
   const torch::Tensor distance = (ink.unsqueeze(1) - ink.unsqueeze(0)).norm(2, -1);
@@ -128,7 +149,8 @@ torch::Tensor pair_lettering_features(const torch::Tensor& lettering) {
 }
 
 int pair_feature_count(const ModelConfig& c) {
-  return (c.pair_context ? kPairContextFeatures : kPairFeatures) + (c.pair_lettering ? kPairLetteringFeatures : 0);
+  return (c.pair_context ? kPairContextFeatures : kPairFeatures) + (c.pair_lettering ? kPairLetteringFeatures : 0) +
+         (c.pair_lines ? kPairLineFeatures : 0);
 }
 
 void init_like_reference(LightModelImpl& m, int64_t pad_token_id) {
@@ -313,6 +335,11 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers, bool wor
         if (i >= static_cast<int64_t>(b.word_lettering.size()) || b.word_lettering[i].size(0) != phi.size(0))
           throw std::runtime_error("a head that reads lettering needs the batch's word lettering (make_batch fills it)");
         phi = torch::cat({phi, pair_lettering_features(b.word_lettering[i])}, -1);
+      }
+      if (config.pair_lines) {
+        if (i >= static_cast<int64_t>(b.word_lines.size()) || b.word_lines[i].size(0) != phi.size(0))
+          throw std::runtime_error("a head that reads lines needs the batch's word lines (make_batch fills them)");
+        phi = torch::cat({phi, pair_line_features(b.word_frames[i], b.word_lines[i])}, -1);
       }
       t.logits = t.logits + successor_pair(phi, t.word_embeddings);
       // j precedes i: the pair (j, i) read from j's frame.

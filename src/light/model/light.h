@@ -71,6 +71,9 @@ struct Batch {
   // darkest fifth of its box in the window's pixels, RGB 0-1) and its case (text::LetterCase as a
   // number; filled for a head that reads lettering, ModelConfig::pair_lettering).
   std::vector<torch::Tensor> word_lettering;
+  // per tile: [N, 4] the ends of the line each word stands on, in word_frames' units: start x, y, end x,
+  // y (geometry::line_ends; filled for a head that reads lines, ModelConfig::pair_lines).
+  std::vector<torch::Tensor> word_lines;
 };
 
 // A batch from tiles' model inputs (data::layout_tokens, or a prepared inputs file) and their pixel
@@ -144,6 +147,15 @@ torch::Tensor pair_features(const torch::Tensor& frames, bool context = false);
 // another (docs/default-model.md, "Lettering").
 inline constexpr int kPairLetteringFeatures = 3;
 torch::Tensor pair_lettering_features(const torch::Tensor& lettering);
+// Where words i and j stand on their lines, from their frames [N, 5] and their lines' ends [N, 4]
+// (Batch::word_lines): in i's frame, in i's heights and signed-log compressed as pair_features' offsets,
+// the offsets of j's line start from i's line start, of j's line centre from i's line centre and of
+// j's line end from i's line end; how far i's end stands before its line's end (0: i ends its line) and
+// j's start after its line's start (0: j begins its line), along each word's own axis in its heights.
+// [N, N, kPairLineFeatures]. A name's second line is centred, left- or right-aligned on its first, or
+// indented or staggered against it: its lines say so where a word of several on a line cannot.
+inline constexpr int kPairLineFeatures = 8;
+torch::Tensor pair_line_features(const torch::Tensor& frames, const torch::Tensor& lines);
 // The pairwise head's input width for a config: the geometry, the context's and the lettering's.
 int pair_feature_count(const ModelConfig& c);
 

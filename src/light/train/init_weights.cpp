@@ -67,7 +67,7 @@ void initialise(torch::nn::Module& net, model::LightModelImpl& light, const mode
     if (it == w.state.end()) continue;
     const torch::Tensor& from = it->second;
     torch::Tensor to = prm.value();
-    // A pairwise head widened by more pair features (--head pairwise-lettering): the checkpoint's
+    // A pairwise head widened by more pair features (--head pairwise-lettering, pairwise-lines): the checkpoint's
     // columns first, the new ones zero, so the widened head scores as the checkpoint's did.
     const bool widened = prm.key().size() > 15 && prm.key().compare(prm.key().size() - 15, 15, "geometry.weight") == 0 &&
                          from.dim() == 2 && to.dim() == 2 && from.size(0) == to.size(0) && from.size(1) < to.size(1);

@@ -44,8 +44,9 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
           .before("\"plateau\""),
       O("--head", "head", &T::head,
         "Successor head: bilinear (the paper's) | pairwise (+ each pair's geometry) | pairwise-context (+ alignment and distance "
-        "ranks) | pairwise-lettering (+ how alike the two words are lettered; with --init a pairwise model, its head is widened)")
-          .one_of({"bilinear", "pairwise", "pairwise-context", "pairwise-lettering"})
+        "ranks) | pairwise-lettering (+ how alike the two words are lettered) | pairwise-lines (+ where the two words' lines start and "
+        "end); the last two with --init a pairwise model widen its head")
+          .one_of({"bilinear", "pairwise", "pairwise-context", "pairwise-lettering", "pairwise-lines"})
           .before("\"bilinear\""),
       O("--polygon-points", "polygon_points", &T::polygon_points,
         "Word polygons of other than 16 points: resample (16 points along the outline) | keep (the reference's first 16)")

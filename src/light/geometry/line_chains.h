@@ -1,0 +1,32 @@
+// The lines of text a tile's words stand on, found from their reading frames alone: a word and the
+// next word on its baseline (ahead along its axis, no farther than a word gap, about as tall, turned
+// little) are chained, each word to at most one on either side, both choosing each other. A chain's
+// first word's start and last word's end are the line's ends.
+//
+// The linker's pairwise head reads where two words' lines start and end (model::pair_line_features):
+// a name set on two lines is judged by its lines, centred, indented or staggered, where a word's own
+// ends say little about a line of several words.
+#pragma once
+#include <vector>
+
+#include "light/geometry/polygon.h"
+
+namespace light::geometry {
+
+// The limits of a chain step, in the first word's heights (degrees for the turn).
+struct LineChaining {
+  double across = 0.4;    // the next word's centre off the baseline, at most
+  double gap = 1.5;       // the white between the two words, at most (a spread name is not one line)
+  double overlap = 0.5;   // the words may overlap this much
+  double log_height = 0.36;  // |log(height ratio)|, at most (0.7-1.43)
+  double degrees = 15;    // the turn between the two words' directions, at most
+};
+
+struct LineEnds {
+  Point start, end;  // the line's first word's start, its last word's end
+};
+
+// For each word, the ends of the line it stands on (its own ends when it stands alone).
+std::vector<LineEnds> line_ends(const std::vector<ReadingFrame>& frames, const LineChaining& limits = {});
+
+}  // namespace light::geometry

@@ -1,0 +1,187 @@
+// Gazetteers (geo/gazetteer.h, geo/gazetteer_index.h, `light gazetteer`): GeoNames rows, alternate
+// names and a user's table read with their errors named by file, line and column; names found exactly
+// and within a few edits; an index saved, mapped and refused when damaged.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "light/error.h"
+#include "light/geo/gazetteer.h"
+#include "light/geo/gazetteer_index.h"
+#include "test_util.h"
+
+using namespace light;
+
+namespace {
+std::string data(const std::string& name) { return test::source_path("tests/data/gazetteer/" + name); }
+
+geo::Gazetteer sample() {
+  geo::GazetteerSources s;
+  s.geonames = {data("cities-sample.txt")};
+  s.alternate_names = {data("alternate-names-sample.txt")};
+  s.tables = {data("places-sample.csv")};
+  return geo::Gazetteer::build(s);
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Gazetteer, ReadsGeoNamesRowsWithTheirAlternateNames) {
+  std::vector<geo::Place> places;
+  std::vector<std::vector<std::string>> names;
+  geo::read_geonames(data("cities-sample.txt"), [&](geo::Place&& p, std::vector<std::string>&& n) {
+    places.push_back(std::move(p));
+    names.push_back(std::move(n));
+  });
+  ASSERT_EQ(places.size(), 10u);
+  EXPECT_EQ(places[1].id, 3688689);
+  EXPECT_EQ(places[1].name, "Bogotá");
+  EXPECT_DOUBLE_EQ(places[1].lat, 4.60971);
+  EXPECT_DOUBLE_EQ(places[1].lon, -74.08175);
+  EXPECT_EQ(places[1].feature_class, "P");
+  EXPECT_EQ(places[1].feature_code, "PPLC");
+  EXPECT_EQ(places[1].country, "CO");
+  EXPECT_EQ(places[1].population, 7674366);
+  EXPECT_EQ(names[1][0], "Bogota");  // the ASCII name first, then the alternatenames column
+  EXPECT_NE(std::find(names[1].begin(), names[1].end(), "Santafe de Bogota"), names[1].end());
+}
+
+TEST(Gazetteer, NamesTheFileLineAndColumnOfABadRow) {
+  const std::string dir = test::temp_dir();
+  const std::string good = test::read_text(data("cities-sample.txt"));
+  const std::string first = good.substr(0, good.find('\n') + 1);
+  auto row = [&](const std::string& from, const std::string& to) {
+    std::string r = first;
+    r.replace(r.find(from), from.size(), to);
+    return r;
+  };
+  const auto read = [](const std::string& path) { return [path] { geo::read_geonames(path, [](geo::Place&&, std::vector<std::string>&&) {}); }; };
+  test::write_text(dir + "/cols.txt", first + "1\tA\tA\t\t10\t20\tP\n");
+  EXPECT_NE(error_of(read(dir + "/cols.txt")).find(dir + "/cols.txt:2: 7 tab-separated columns, a GeoNames row has 19"), std::string::npos);
+  test::write_text(dir + "/lat.txt", row("42.46372", "142.5"));
+  EXPECT_NE(error_of(read(dir + "/lat.txt")).find(dir + "/lat.txt:1: column 5 (latitude): 142.5 lies outside [-90, 90]"), std::string::npos);
+  test::write_text(dir + "/id.txt", row("3039163", "30391x"));
+  EXPECT_NE(error_of(read(dir + "/id.txt")).find(dir + "/id.txt:1: column 1 (geonameid): \"30391x\" is not a whole number"),
+            std::string::npos);
+  test::write_text(dir + "/alt.txt", "1\t2635720\ten\tTollesbury\t2\t\t\t\t\t\n");
+  EXPECT_NE(error_of([&] { geo::read_alternate_names(dir + "/alt.txt", [](int64_t, geo::AlternateName&&) {}); })
+                .find(dir + "/alt.txt:1: column 5 (isPreferredName): \"2\" is neither 1 nor empty"),
+            std::string::npos);
+  test::write_text(dir + "/places.csv", "name,x\nA,1\n");
+  EXPECT_NE(error_of([&] { geo::read_places_table(dir + "/places.csv"); }).find(dir + "/places.csv:1: header: a places table needs columns name, lon and lat"),
+            std::string::npos);
+  test::write_text(dir + "/places2.csv", "name,lon,lat\nA,1,2\nB,200,2\n");
+  EXPECT_NE(error_of([&] { geo::read_places_table(dir + "/places2.csv"); }).find(dir + "/places2.csv:3: column 2 (lon): 200 lies outside [-180, 180]"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Gazetteer, ReadsAUsersTableWithQuotedFieldsAndTypesAsFeatureClasses) {
+  const auto places = geo::read_places_table(data("places-sample.csv"));
+  ASSERT_EQ(places.size(), 3u);
+  EXPECT_EQ(places[0].name, "Lodge Pole Creek");
+  EXPECT_EQ(places[0].feature_class, "H");  // a stream
+  EXPECT_EQ(places[1].name, "Hazel Shaw, the wood");
+  EXPECT_EQ(places[1].feature_class, "V");
+  EXPECT_EQ(places[2].feature_class, "S");  // GeoNames' FRM, a farm
+  EXPECT_EQ(places[2].id, 1003);
+  EXPECT_DOUBLE_EQ(places[0].lon, -104.9);
+}
+
+TEST(Gazetteer, FindsNamesExactlyOnceNormalisedAndWithinAFewEdits) {
+  const geo::Gazetteer g = sample();
+  EXPECT_EQ(g.size(), 13u);
+  EXPECT_EQ(g.data_date(), "2022-03-09");  // the latest row of the sample
+  // A map's abbreviation and case: "MT. VERNON" is Mount Vernon; the larger place first.
+  auto hits = g.find("MT. VERNON");
+  ASSERT_EQ(hits.size(), 2u);
+  EXPECT_EQ(g.place(hits[0].place).id, 5127835);
+  EXPECT_EQ(g.place(hits[1].place).id, 5804127);
+  EXPECT_EQ(hits[0].edits, 0u);
+  // Accents, a long s, letters misread.
+  EXPECT_EQ(g.place(g.find("BOGOTA")[0].place).id, 3688689);
+  EXPECT_EQ(g.place(g.find("Tolleſbury")[0].place).id, 2635720);
+  hits = g.find("Tolesbury");
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(g.place(hits[0].place).id, 2635720);
+  EXPECT_EQ(hits[0].edits, 1u);
+  EXPECT_TRUE(g.find("Tolesbury", 0).empty());
+  // An abbreviated generic word: "Lodge Pole Cr." is the user's Lodge Pole Creek.
+  hits = g.find("Lodge Pole Cr.");
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(g.place(hits[0].place).name, "Lodge Pole Creek");
+  // Historic names carry their period and language; a name of another place or a link row is not read.
+  hits = g.find("Tolesberia", 0);
+  ASSERT_EQ(hits.size(), 1u);
+  const geo::PlaceName n = g.name(hits[0].name);
+  EXPECT_TRUE(n.about.historic);
+  EXPECT_EQ(n.about.from, "1086");
+  EXPECT_EQ(n.about.to, "1300");
+  EXPECT_FALSE(n.primary);
+  EXPECT_EQ(g.name(g.find("Santafe de Bogota", 0)[0].name).about.language, "es");
+  EXPECT_TRUE(g.find("Nowhere", 0).empty());
+  EXPECT_TRUE(g.find("https://en.wikipedia.org/wiki/Bogota", 0).empty());
+  // Names in other scripts are left out by default.
+  EXPECT_TRUE(g.find("Богота", 0).empty());
+}
+
+TEST(Gazetteer, ASavedIndexMapsBackTheSameAndADamagedOneIsRefusedByName) {
+  const std::string dir = test::temp_dir();
+  const geo::Gazetteer g = sample();
+  g.save(dir + "/g.gaz");
+  const geo::Gazetteer m = geo::Gazetteer::open(dir + "/g.gaz");
+  EXPECT_EQ(m.size(), g.size());
+  EXPECT_EQ(m.name_count(), g.name_count());
+  EXPECT_EQ(m.sources(), g.sources());
+  const auto a = g.find("Quitman"), b = m.find("Quitman");
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(m.place(b[0].place).id, 4217712);  // the larger of the two Quitmans first
+  EXPECT_EQ(m.place(b[1].place).id, 4442692);
+  EXPECT_DOUBLE_EQ(m.place(b[1].place).lat, 32.04015);
+  std::string bytes = test::read_text(dir + "/g.gaz");
+  test::write_text(dir + "/cut.gaz", bytes.substr(0, bytes.size() / 2));
+  EXPECT_NE(error_of([&] { geo::Gazetteer::open(dir + "/cut.gaz"); }).find(dir + "/cut.gaz: not a light gazetteer, or damaged"),
+            std::string::npos);
+  test::write_text(dir + "/other.gaz", "name,lon,lat\n");
+  EXPECT_NE(error_of([&] { geo::Gazetteer::open(dir + "/other.gaz"); }).find("not a light gazetteer"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GazetteerCommand, BuildsAnIndexLooksNamesUpAndNeverWritesOverAnInput) {
+  const std::string dir = test::temp_dir();
+  const std::string out = dir + "/g.gaz";
+  auto r = test::run_light("gazetteer build -q --geonames " + test::q(data("cities-sample.txt")) + " --places " +
+                           test::q(data("places-sample.csv")) + " --out " + test::q(out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run_light("gazetteer find " + test::q(out) + " 'Valdosta' --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"id\": 4228147"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"feature_code\": \"PPLA2\""), std::string::npos) << r.out;
+  // Existing output: refused without --overwrite, the file unchanged.
+  const std::string before = test::read_text(out);
+  r = test::run_light("gazetteer build -q --places " + test::q(data("places-sample.csv")) + " --out " + test::q(out));
+  test::expect_error(r, out + " (--out): exists; give --overwrite to replace it");
+  EXPECT_EQ(test::read_text(out), before);
+  // An input as the output: refused even with --overwrite.
+  const std::string copy = dir + "/places.csv";
+  std::filesystem::copy_file(data("places-sample.csv"), copy);
+  r = test::run_light("gazetteer build -q --overwrite --places " + test::q(copy) + " --out " + test::q(copy));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--places"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(copy), test::read_text(data("places-sample.csv")));
+  // A bad row: named, nothing written.
+  test::write_text(dir + "/bad.csv", "name,lon,lat\nA,1,95\n");
+  r = test::run_light("gazetteer build -q --places " + test::q(dir + "/bad.csv") + " --out " + test::q(dir + "/new.gaz"));
+  test::expect_error(r, dir + "/bad.csv:2: column 3 (lat): 95 lies outside [-90, 90]");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/new.gaz"));
+  std::filesystem::remove_all(dir);
+}
