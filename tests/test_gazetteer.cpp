@@ -5,10 +5,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "light/error.h"
 #include "light/geo/gazetteer.h"
 #include "light/geo/gazetteer_index.h"
+#include "light/geo/place_matching.h"
 #include "test_util.h"
 
 using namespace light;
@@ -183,5 +185,89 @@ TEST(GazetteerCommand, BuildsAnIndexLooksNamesUpAndNeverWritesOverAnInput) {
   r = test::run_light("gazetteer build -q --places " + test::q(dir + "/bad.csv") + " --out " + test::q(dir + "/new.gaz"));
   test::expect_error(r, dir + "/bad.csv:2: column 3 (lat): 95 lies outside [-90, 90]");
   EXPECT_FALSE(std::filesystem::exists(dir + "/new.gaz"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(PlaceMatching, ScoresCandidatesByNameClassAndTheMapsOtherNamesAndAcceptsOnlyClearOnes) {
+  const geo::Gazetteer g = sample();
+  EXPECT_EQ(geo::implied_feature_class("Lodge Pole Cr."), "H");
+  EXPECT_EQ(geo::implied_feature_class("Elk Mtn."), "T");
+  EXPECT_EQ(geo::implied_feature_class("Mount Vernon"), "");  // a leading generic word implies nothing
+  EXPECT_EQ(geo::without_letter_spacing("C A N E W D O N Marsh"), "CANEWDON Marsh");
+  EXPECT_EQ(geo::street_or_saint("Main St."), "Main Street");
+  EXPECT_EQ(geo::street_or_saint("St. Louis"), "St. Louis");
+  EXPECT_EQ(geo::street_or_saint("ST"), "ST");
+  EXPECT_EQ(geo::without_letter_spacing("R. R. Station"), "R. R. Station");
+  EXPECT_FALSE(geo::names_a_place("Creek"));
+  EXPECT_FALSE(geo::names_a_place("Bank"));
+  EXPECT_FALSE(geo::names_a_place("1906"));
+  EXPECT_TRUE(geo::names_a_place("Lodge Pole Cr."));
+  // A sheet of Essex: three towns read right, one misread, one letter-spaced; an American name and a
+  // generic word on it too.
+  const auto m = geo::match_places(g, {"Tollesbury", "SOUTHMINSTER", "Canewdon", "Tolesbury", "C A N E W D O N", "Quitman", "Station"});
+  ASSERT_EQ(m.size(), 7u);
+  for (size_t k : {0, 1, 2}) {
+    ASSERT_FALSE(m[k].candidates.empty()) << k;
+    EXPECT_TRUE(m[k].accepted) << k;
+    EXPECT_DOUBLE_EQ(m[k].candidates[0].score, 1.0) << k;
+  }
+  EXPECT_EQ(m[3].candidates[0].place.id, 2635720);  // Tollesbury, one letter misread: 0.9
+  EXPECT_NEAR(m[3].candidates[0].score, 0.9, 1e-9);
+  EXPECT_EQ(m[4].query, "CANEWDON");
+  EXPECT_EQ(m[4].candidates[0].place.id, 2653896);
+  // The two Quitmans lie an ocean away from the sheet's other names: scored down, neither accepted.
+  ASSERT_EQ(m[5].candidates.size(), 0u);  // under the 0.5 kept
+  EXPECT_TRUE(m[6].candidates.empty());
+  // Without the other names: both Quitmans, the larger first, neither accepted (they tie).
+  const auto q = geo::match_places(g, {"Quitman"});
+  ASSERT_EQ(q[0].candidates.size(), 2u);
+  EXPECT_EQ(q[0].candidates[0].place.id, 4217712);
+  EXPECT_FALSE(q[0].accepted);
+  // A generic word's class: the user's stream, not a town of a like name.
+  const auto c = geo::match_places(g, {"Lodge Pole Cr."});
+  ASSERT_FALSE(c[0].candidates.empty());
+  EXPECT_EQ(c[0].implied_class, "H");
+  EXPECT_EQ(c[0].candidates[0].place.name, "Lodge Pole Creek");
+  EXPECT_TRUE(c[0].accepted);
+}
+
+TEST(PlaceCommand, WritesEachPhrasesCandidatesAndRefusesToWriteOverAnInput) {
+  const std::string dir = test::temp_dir();
+  const std::string gaz = dir + "/g.gaz";
+  auto r = test::run_light("gazetteer build -q --geonames " + test::q(data("cities-sample.txt")) + " --places " +
+                           test::q(data("places-sample.csv")) + " --out " + test::q(gaz));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // A linked map: "Lodge Pole / Cr." on two lines, a town, a generic word alone.
+  const auto word = [](const std::string& text, int x) {
+    return "{\"vertices\": [[" + std::to_string(x) + ", 10], [" + std::to_string(x + 40) + ", 10], [" + std::to_string(x + 40) + ", 30], [" +
+           std::to_string(x) + ", 30]], \"text\": \"" + text + "\"}";
+  };
+  const std::string linked = dir + "/linked.json";
+  test::write_text(linked, "[{\"image\": \"sheet.png\", \"groups\": [[" + word("Lodge", 0) + ", " + word("Pole", 50) + ", " + word("Cr.", 100) +
+                               "], [" + word("Valdosta", 200) + "], [" + word("Station", 300) + "]]}]");
+  const std::string out = dir + "/places.json";
+  r = test::run_light("place " + test::q(linked) + " --gazetteer " + test::q(gaz) + " -o " + test::q(out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("place: 3 phrases, 2 with candidates, 2 accepted"), std::string::npos) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(test::read_text(out));
+  ASSERT_EQ(j.size(), 2u);  // "Station" names no place: left out without --all
+  EXPECT_EQ(j[0]["text"], "Lodge Pole Cr.");
+  EXPECT_EQ(j[0]["implied_class"], "H");
+  EXPECT_EQ(j[0]["candidates"][0]["name"], "Lodge Pole Creek");
+  EXPECT_EQ(j[0]["candidates"][0]["id"], 1001);
+  EXPECT_EQ(j[1]["group"], 1);
+  EXPECT_EQ(j[1]["candidates"][0]["id"], 4228147);
+  EXPECT_EQ(j[1]["candidates"][0]["feature_code"], "PPLA2");
+  EXPECT_EQ(j[1]["accepted"], true);
+  // The output over the linked file: refused, the file unchanged.
+  const std::string before = test::read_text(linked);
+  r = test::run_light("place " + test::q(linked) + " --gazetteer " + test::q(gaz) + " -o " + test::q(linked));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("LINKED"), std::string::npos) << r.err;
+  EXPECT_EQ(test::read_text(linked), before);
+  // Not a gazetteer: named.
+  r = test::run_light("place " + test::q(linked) + " --gazetteer " + test::q(linked));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(linked), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }

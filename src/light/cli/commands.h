@@ -23,6 +23,7 @@ void add_pretrain_command(CLI::App& app);
 void add_curves_command(CLI::App& app);
 void add_search_command(CLI::App& app);
 void add_gazetteer_command(CLI::App& app);
+void add_place_command(CLI::App& app);
 void add_view_command(CLI::App& app);
 void add_import_ppocr_command(CLI::App& app);
 void add_spot_command(CLI::App& app);
