@@ -101,6 +101,7 @@ int run_app(int argc, char** argv, const std::function<void(CLI::App&)>& add_ful
   add_search_command(app);
   add_gazetteer_command(app);
   add_place_command(app);
+  add_georef_command(app);
   if (add_full_commands) {
     add_full_commands(app);
   } else {  // listed for --help; such a command line goes to light-full before parsing

@@ -10,9 +10,17 @@
 #include "light/cli/commands.h"
 #include "light/error.h"
 #include "light/geo/gazetteer_index.h"
+#include "light/util/bundled.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
+
+std::string default_gazetteer() {
+  for (const std::string& dir : bundled_folder_candidates(executable_dir(), "../gazetteers/cities500"))
+    if (std::filesystem::exists(dir + "/cities500.gaz")) return dir + "/cities500.gaz";
+  throw Error("--gazetteer: none given and the default (gazetteers/cities500/cities500.gaz) is not built; run `bash "
+              "scripts/fetch-gazetteer.sh` or give an index made by `light gazetteer build`");
+}
 
 namespace {
 

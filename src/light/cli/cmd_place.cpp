@@ -23,13 +23,6 @@ struct PlaceArgs {
   bool all = false, quiet = false;
 };
 
-std::string default_gazetteer() {
-  for (const std::string& dir : bundled_folder_candidates(executable_dir(), "../gazetteers/cities500"))
-    if (std::filesystem::exists(dir + "/cities500.gaz")) return dir + "/cities500.gaz";
-  throw Error("--gazetteer: none given and the default (gazetteers/cities500/cities500.gaz) is not built; run `bash "
-              "scripts/fetch-gazetteer.sh` or give an index made by `light gazetteer build`");
-}
-
 nlohmann::ordered_json candidate_json(const geo::PlaceCandidate& c) {
   nlohmann::ordered_json j = {{"id", c.place.id},
                               {"name", c.place.name},

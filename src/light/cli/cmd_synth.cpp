@@ -24,7 +24,7 @@ struct SynthArgs {
   uint64_t seed = 0;
   double clusters = 0.35;
   double min_letter_px = synth::kMinLetterPx;
-  bool quiet = false, overwrite = false;
+  bool quiet = false, overwrite = false, places = false;
   bool size_given = false, density_given = false, word_height_given = false;
 };
 
@@ -50,18 +50,21 @@ void run_synth(const SynthArgs& a) {
   const std::string& L = a.layouts;
   const bool classic = !(L == "default" || synth::is_map_style(L));
   double lo = 0, hi = 0;
-  if (a.size.find('-') != std::string::npos && !(classic && !a.size_given)) {
-    parse_range(a.size, "--size", 64, 20000, lo, hi);
+  // A tile of real places is a whole map: larger, its lettering small beside the region it shows.
+  const std::string size = a.places && !a.size_given ? "1500-5000" : a.size;
+  const std::string word_height = a.places && !a.word_height_given ? "0.004-0.015" : a.word_height;
+  if (size.find('-') != std::string::npos && !(classic && !a.size_given)) {
+    parse_range(size, "--size", 64, 20000, lo, hi);
     opt.vary_side = true, opt.ranges.side_min = static_cast<int>(lo), opt.ranges.side_max = static_cast<int>(hi);
   } else {
-    parse_size(classic && !a.size_given ? "2000" : a.size, opt.width, opt.height);
+    parse_size(classic && !a.size_given ? "2000" : size, opt.width, opt.height);
   }
   if (!(classic && !a.density_given)) {
     opt.vary_density = parse_range(a.density, "--density", 1e-3, 20, lo, hi);
     opt.density = lo, opt.ranges.density_min = lo, opt.ranges.density_max = hi;
   }
-  if (a.word_height != "classic" && !(classic && !a.word_height_given)) {
-    parse_range(a.word_height, "--word-height", 0.001, 0.5, lo, hi);
+  if (word_height != "classic" && !(classic && !a.word_height_given)) {
+    parse_range(word_height, "--word-height", 0.001, 0.5, lo, hi);
     opt.ranges.height_min = lo, opt.ranges.height_max = hi;
     opt.vary_height = true;  // a single value still scales with each tile's side
   }
@@ -80,6 +83,8 @@ void run_synth(const SynthArgs& a) {
   opt.quarter_turns = a.turn / 90;
   if (a.stacks != "aligned" && a.stacks != "real") throw Error("--stacks: expected aligned or real, got \"" + a.stacks + "\"");
   opt.real_stacks = a.stacks == "real";
+  opt.places = a.places;
+  if (a.places && a.turn != 0) throw Error("--places: the places' dots are not turned with the tile; leave out --turn");
   if (!(a.min_letter_px >= 0 && a.min_letter_px <= 100))
     throw Error("--min-letter-px: expected a height in px from 0 to 100, got " + CLI::detail::to_string(a.min_letter_px));
   opt.min_letter_px = a.min_letter_px;
@@ -94,6 +99,9 @@ void run_synth(const SynthArgs& a) {
   check_new_output_folder("--out", a.out, a.overwrite);
   if (a.overwrite) check_inputs_outside("--out", a.out, {{"--gazetteer", a.gazetteer}});
   const synth::Gazetteer names(a.gazetteer);
+  if (a.places && names.located().empty())
+    throw Error(a.gazetteer + " (--gazetteer): no row with coordinates; --places needs GeoNames rows (id, name, ..., latitude, "
+                "longitude, ..., population)");
   if (a.overwrite) clear_output_folder(a.out);  // no stale tiles of an older set
   const bool created = !std::filesystem::exists(a.out);
   maptext::Dataset data;
@@ -160,6 +168,9 @@ void add_synth_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--turn", args->turn, "Turn every finished tile clockwise by 0, 90, 180 or 270 degrees (a sheet scanned sideways)")
       ->capture_default_str();
+  cmd->add_flag("--places", args->places,
+                "Draw a region of the gazetteer's real places where they lie on each tile, and write OUT/places.json (their "
+                "groups, ids and dots, and the tile's georeference)");
   cmd->add_option("--stacks", args->stacks,
                   "Names on several lines: aligned (blocks of one size and angle, lines centred or flush) | real (as real sheets set them: "
                   "unaligned, indented or staggered lines, tight and loose spacing, a line in smaller or larger letters, lines at angles of their own)")

@@ -293,12 +293,15 @@ void Builder::cluster() {
   }
 }
 
-void Builder::lettering() {
+int Builder::phrase_budget() const {
   const double area = static_cast<double>(W) * H / 4.0e6;
   // Labels per area by style: a regional map is sparse, a chart crowded with soundings.
   const double per_style[] = {1.0, 0.7, 1.0, 2.0, 0.35};
-  const int phrases =
-      std::max(1, static_cast<int>(std::lround(60 * opt.density * area * per_style[static_cast<int>(opt.map_style)])));
+  return std::max(1, static_cast<int>(std::lround(60 * opt.density * area * per_style[static_cast<int>(opt.map_style)])));
+}
+
+void Builder::lettering() {
+  const int phrases = phrase_budget();
   const LayoutMix m = opt.map_style == MapStyle::Atlas ? opt.layouts : style_layouts(opt.map_style);
   if (opt.map_style == MapStyle::Topographic) topo_sans = r.pick(kSans), topo_water = r.pick(kSerif);
   // Cumulative shares: exact sums of the weights, each divided once, so that weights in proportion

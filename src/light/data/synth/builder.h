@@ -122,6 +122,13 @@ struct Builder : Canvas {
                                         const Path& path, double start, const std::vector<double>& gaps, double margin,
                                         bool upright);
 
+  // Real places of the gazetteer where they lie (SynthOptions::places, places.cpp): the region, each
+  // place's dot and its name beside it, the largest first.
+  TilePlaces* drawn_places = nullptr;
+  void real_places();
+  // Labels a tile of `area` (in 2000 x 2000 tiles) holds at its style and density.
+  int phrase_budget() const;
+
   // A dense cluster of small labels.
   void cluster();
 

@@ -1,5 +1,6 @@
 #include "light/data/synth/names.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -96,6 +97,26 @@ Gazetteer::Gazetteer(const std::string& path) {
                   "); GeoNames files are UTF-8: convert it (iconv -f latin1 -t utf-8)");
     }
     if (name.empty() || name.size() > 28 || name.find_first_of("()/,") != std::string::npos) continue;
+    // Columns 0 id, 4 latitude, 5 longitude, 14 population: kept when the row has them.
+    std::vector<std::string> cols;
+    for (size_t at = 0; cols.size() < 15;) {
+      const size_t tab = line.find('\t', at);
+      cols.push_back(line.substr(at, tab == std::string::npos ? std::string::npos : tab - at));
+      if (tab == std::string::npos) break;
+      at = tab + 1;
+    }
+    if (cols.size() == 15) {
+      char* end = nullptr;
+      LocatedPlace p;
+      p.id = std::strtoll(cols[0].c_str(), &end, 10);
+      const bool id_ok = end && *end == '\0' && !cols[0].empty();
+      p.lat = std::strtod(cols[4].c_str(), &end);
+      const bool lat_ok = end && *end == '\0' && !cols[4].empty() && p.lat >= -90 && p.lat <= 90;
+      p.lon = std::strtod(cols[5].c_str(), &end);
+      const bool lon_ok = end && *end == '\0' && !cols[5].empty() && p.lon >= -180 && p.lon <= 180;
+      p.population = std::strtoll(cols[14].c_str(), nullptr, 10);
+      if (id_ok && lat_ok && lon_ok) p.name = name, located_.push_back(std::move(p));
+    }
     places_.push_back(std::move(name));
   }
   if (places_.empty()) throw Error(path + ": no place names found (expected GeoNames tab-separated rows)");

@@ -16,6 +16,15 @@ struct Name {
   NameKind kind = NameKind::Settlement;
 };
 
+// A settlement with its coordinates (GeoNames rows only): what `light synth --places` draws where it
+// lies.
+struct LocatedPlace {
+  long long id = 0;
+  std::string name;
+  double lon = 0, lat = 0;
+  long long population = 0;
+};
+
 class Gazetteer {
  public:
   // Loads GeoNames rows (tab-separated: id, name, asciiname, ...). Throws light::Error when the file
@@ -24,6 +33,8 @@ class Gazetteer {
   static std::string default_path();
 
   const std::vector<std::string>& places() const { return places_; }
+  // The places with their coordinates (empty for the built-in list).
+  const std::vector<LocatedPlace>& located() const { return located_; }
   size_t size() const { return places_.size(); }
 
   // A random name of the given kind.
@@ -31,6 +42,7 @@ class Gazetteer {
 
  private:
   std::vector<std::string> places_;  // settlement names (UTF-8; may contain spaces)
+  std::vector<LocatedPlace> located_;
   std::string place(std::mt19937_64& rng) const;
 };
 

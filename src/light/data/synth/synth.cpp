@@ -153,7 +153,7 @@ void turn_tile(maptext::Tile& tile, SynthImage* image, int width, int height, in
 }
 
 maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index, const std::string& image_key,
-                            SynthImage* image) {
+                            SynthImage* image, TilePlaces* places) {
   SynthOptions opt = tile_options(options, index);
   if (opt.width < 64 || opt.height < 64) throw Error("--size: tiles must be at least 64 x 64 pixels");
   // A tile whose lettering is too large for it to place any word is made again with fonts half the
@@ -162,11 +162,14 @@ maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options,
     Builder b(names, opt, mix(opt.seed, index));
     b.tile.image = image_key;
     b.background(opt.map_style);
+    TilePlaces drawn;
+    if (opt.places) b.drawn_places = &drawn, b.real_places();
     b.lettering();
     if (!b.tile.groups.empty() || attempt == 5) {
       b.age();
       if (image) b.finish(image);
       turn_tile(b.tile, image, opt.width, opt.height, opt.quarter_turns);
+      if (places) *places = std::move(drawn);
       return std::move(b.tile);
     }
     opt.font_scale *= 0.5;
@@ -216,19 +219,27 @@ maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& opt, con
   fs::create_directories(fs::path(out_dir) / "images", ec);
   if (ec) throw Error(out_dir + ": cannot create the output folder: " + ec.message());
   maptext::Dataset data(static_cast<size_t>(count));
+  std::vector<TilePlaces> places(opt.places ? static_cast<size_t>(count) : 0);
+  std::vector<std::pair<int, int>> sizes(places.size());
   Progress bar("synth", static_cast<size_t>(count), "tiles");
   parallel_for(static_cast<size_t>(count), threads, [&](size_t k, int) {
     check_interrupted();  // SIGINT/SIGTERM: no further tile; the command removes the half-made set
     char name[64];
     std::snprintf(name, sizeof name, "images/tile_%06zu.png", k);
     SynthImage img;
-    data[k] = generate_tile(names, opt, static_cast<uint64_t>(k), name, &img);
+    data[k] = generate_tile(names, opt, static_cast<uint64_t>(k), name, &img, opt.places ? &places[k] : nullptr);
+    if (opt.places) sizes[k] = {img.width, img.height};
     const auto png = encode_png(img);
     write_file_atomic((fs::path(out_dir) / name).string(), std::string(png.begin(), png.end()));
     if (progress) bar.add();
   });
   if (progress) bar.finish();
   maptext::write_maptext((fs::path(out_dir) / "annotations.json").string(), data);
+  if (opt.places) {
+    std::vector<std::string> images;
+    for (const auto& t : data) images.push_back(t.image);
+    write_file_atomic((fs::path(out_dir) / "places.json").string(), tile_places_json(images, sizes, places));
+  }
   return data;
 }
 

@@ -72,6 +72,30 @@ inline constexpr double kMinLetterPx = 3.0;
 // min_px is 0.
 bool legible(double letter_px, double blur_px, double min_px);
 
+// Where a tile of real places (`light synth --places`) lies on the Earth: a sinusoidal projection
+// (x = R (lon - lon0) cos lat, y = R (lat - lat0); curved meridians, so that an affine fit is only
+// near over a large region) about the tile's centre place, turned by `rotation`, at `metres_per_px`.
+struct MapGeoreference {
+  double lon0 = 0, lat0 = 0;   // degrees: the projection's centre
+  double metres_per_px = 1;
+  double rotation = 0;         // radians: north this far counter-clockwise from up
+  double cx = 0, cy = 0;       // the pixel of (lon0, lat0)
+  // The pixel of a longitude/latitude (degrees), and back.
+  void pixel(double lon, double lat, double& x, double& y) const;
+  void lonlat(double x, double y, double& lon, double& lat) const;
+};
+
+// A real place drawn on a tile: its label is group `group`; its dot at (x, y).
+struct DrawnPlace {
+  size_t group = 0;
+  LocatedPlace place;
+  double x = 0, y = 0;
+};
+struct TilePlaces {
+  MapGeoreference georef;
+  std::vector<DrawnPlace> places;
+};
+
 struct SynthOptions {
   int width = 2000, height = 2000;
   double density = 1.0;     // multiplies the number of labels (1.0: about 60 phrases on 2000 x 2000)
@@ -96,6 +120,10 @@ struct SynthOptions {
   // tile's blur, are marked illegible, as an annotator marks what no one can read; 0 marks only the
   // words faded almost away (`legible`).
   double min_letter_px = kMinLetterPx;
+  // A region of the gazetteer's real places on each tile (`--places`): a place drawn at random, the
+  // tile 25-500 km across around it, its places with a dot where they lie and their names beside,
+  // the largest first, before the usual lettering (whose names stay at random spots).
+  bool places = false;
 };
 
 // The options tile `index` is made with: `options` with the side, density, font scale and map style
@@ -113,11 +141,13 @@ struct SynthImage {
 void turn_tile(maptext::Tile& tile, SynthImage* image, int width, int height, int turns);
 
 // Tile `index` of the run with these options: deterministic for (seed, index, options, fonts).
+// With SynthOptions::places, `places` (when given) receives where the tile lies and its places.
 maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options, uint64_t index,
-                            const std::string& image_key, SynthImage* image);
+                            const std::string& image_key, SynthImage* image, TilePlaces* places = nullptr);
 
 // Writes `count` tiles to OUT_DIR/images/tile_NNNNNN.png and their ground truth to
-// OUT_DIR/annotations.json (image keys "images/tile_NNNNNN.png"), tiles in parallel.
+// OUT_DIR/annotations.json (image keys "images/tile_NNNNNN.png"), tiles in parallel; with
+// SynthOptions::places also OUT_DIR/places.json (write_tile_places).
 maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& options, const std::string& out_dir,
                             int count, int threads, bool progress);
 
@@ -126,6 +156,12 @@ maptext::Dataset synthesize(const Gazetteer& names, const SynthOptions& options,
 enum class PhraseLayout { Straight, Rotated, Curved, Stacked, Spread, Lines, Spaced };
 maptext::Tile phrase_tile(const std::vector<std::string>& words, PhraseLayout layout, int width, int height,
                           uint64_t seed, SynthImage* image = nullptr);
+
+// The places of a set's tiles as JSON: per tile its image key, size, georeference (the projection as
+// a PROJ string, metres a pixel, rotation, the centre's pixel) and each place drawn (the label's group,
+// GeoNames id, name, lon/lat, population, the dot's pixel).
+std::string tile_places_json(const std::vector<std::string>& images, const std::vector<std::pair<int, int>>& sizes,
+                             const std::vector<TilePlaces>& places);
 
 // PNG bytes of an image (OpenCV encoder).
 std::vector<unsigned char> encode_png(const SynthImage& image);
