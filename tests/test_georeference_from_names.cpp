@@ -113,12 +113,13 @@ TEST(NamesGeoreference, FindsTheMapAmongNamesakesAndRefusesWhenTooFewNamesAgree)
   EXPECT_EQ(none.reason, "4 of the map's phrases match a gazetteer place; 5 needed");
 }
 
-TEST(GeorefCommand, WritesControlPointsThatGdalReadsAndAnIiifAnnotation) {
-  const std::string dir = test::temp_dir();
+// The Dengie map's folder: a gazetteer of its towns, a linked file of their labels (right of each
+// dot), a blank image of the map's size.
+void write_dengie(const std::string& dir) {
   std::string csv = "name,lon,lat,type\n";
   for (const Town& t : kTowns) csv += std::string(t.name) + "," + std::to_string(t.lon) + "," + std::to_string(t.lat) + ",town\n";
   test::write_text(dir + "/essex.csv", csv);
-  auto r = test::run_light("gazetteer build -q --places " + test::q(dir + "/essex.csv") + " --out " + test::q(dir + "/essex.gaz"));
+  const auto r = test::run_light("gazetteer build -q --places " + test::q(dir + "/essex.csv") + " --out " + test::q(dir + "/essex.gaz"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   nlohmann::json groups = nlohmann::json::array();
   for (const Town& t : kTowns) {
@@ -129,6 +130,12 @@ TEST(GeorefCommand, WritesControlPointsThatGdalReadsAndAnIiifAnnotation) {
   test::write_text(dir + "/linked.json", nlohmann::json::array({{{"image", "essex.png"}, {"groups", groups}}}).dump());
   std::filesystem::create_directories(dir + "/images");
   cv::imwrite(dir + "/images/essex.png", cv::Mat(2000, 2000, CV_8UC3, cv::Scalar(230, 240, 245)));
+}
+
+TEST(GeorefCommand, WritesControlPointsThatGdalReadsAndAnIiifAnnotation) {
+  const std::string dir = test::temp_dir();
+  write_dengie(dir);
+  test::RunResult r;
   r = test::run_light("georef --from-names " + test::q(dir + "/linked.json") + " --images " + test::q(dir + "/images") + " --gazetteer " +
                       test::q(dir + "/essex.gaz") + " -o " + test::q(dir + "/out"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -213,4 +220,44 @@ TEST(SynthPlaces, DrawsEachPlaceWhereItsGeoreferencePutsItWithItsNameBeside) {
   EXPECT_THROW(synth::generate_tile(builtin, o, 0, "t.png", nullptr), Error);
   auto r = test::run_light("synth --out " + test::q(test::temp_dir() + "/s") + " --places --turn 90");
   test::expect_error(r, "--places: the places' dots are not turned with the tile; leave out --turn");
+}
+
+TEST(LinkPlaces, WritesEachPhrasesPlaceAndTheMapPlacedByItsNamesInGeoJsonAndWebAnnotations) {
+  const std::string dir = test::temp_dir();
+  write_dengie(dir);
+  const std::string common = "link --method distance --words " + test::q(dir + "/linked.json") + " --images " + test::q(dir + "/images") +
+                             " --gazetteer " + test::q(dir + "/essex.gaz");
+  auto r = test::run_light(common + " --format geojson --georef names -o " + test::q(dir + "/out.geojson"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("georef: essex.png: from its names, 7 agree"), std::string::npos) << r.err;
+  const nlohmann::json fc = nlohmann::json::parse(test::read_text(dir + "/out.geojson"));
+  ASSERT_EQ(fc["features"].size(), 7u);
+  for (const auto& f : fc["features"]) {
+    EXPECT_EQ(f["properties"]["coordinates"], "lonlat");
+    const auto& place = f["properties"]["place"];
+    EXPECT_EQ(place["name"], f["properties"]["text"]);
+    EXPECT_EQ(place["placed"], true);
+    EXPECT_EQ(place["uri"].get<std::string>().rfind("urn:light:place:", 0), 0u);  // a user's table: no GeoNames URI
+    EXPECT_EQ(f["links"][0]["type"], "closeMatch");
+    EXPECT_EQ(f["links"][0]["identifier"], place["uri"]);
+    // The label lies east of its town, within a label's length.
+    const double lon = f["geometry"]["coordinates"][0][0][0][0];
+    EXPECT_GT(lon, place["lon"].get<double>());
+    EXPECT_LT(lon - place["lon"].get<double>(), 0.03);
+  }
+  // Web Annotations: each accepted place an identifying body.
+  r = test::run_light(common + " --format webanno -o " + test::q(dir + "/out.webanno.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json page = nlohmann::json::parse(test::read_text(dir + "/out.webanno.json"));
+  ASSERT_EQ(page["items"].size(), 7u);
+  const auto& body = page["items"][0]["body"];
+  ASSERT_EQ(body.size(), 2u);
+  EXPECT_EQ(body[1]["purpose"], "identifying");
+  EXPECT_EQ(body[1]["source"]["label"], body[0]["value"]);
+  // MapText has no place for places: refused by name, nothing written.
+  r = test::run_light(common + " -o " + test::q(dir + "/out.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--gazetteer: places are written in GeoJSON or Web Annotations"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out.json"));
+  std::filesystem::remove_all(dir);
 }

@@ -33,22 +33,6 @@ struct GeorefArgs {
   bool overwrite = false, quiet = false;
 };
 
-// A phrase's words' box and letter height (the median of its words' shorter box sides).
-geo::LabelCandidates label_of(const search::Phrase& p) {
-  geo::LabelCandidates l;
-  l.x0 = l.y0 = 1e300, l.x1 = l.y1 = -1e300;
-  std::vector<double> heights;
-  for (const auto& w : p.words) {
-    double wx0 = 1e300, wy0 = 1e300, wx1 = -1e300, wy1 = -1e300;
-    for (const auto& v : w.vertices) wx0 = std::min(wx0, v.x), wy0 = std::min(wy0, v.y), wx1 = std::max(wx1, v.x), wy1 = std::max(wy1, v.y);
-    l.x0 = std::min(l.x0, wx0), l.y0 = std::min(l.y0, wy0), l.x1 = std::max(l.x1, wx1), l.y1 = std::max(l.y1, wy1);
-    heights.push_back(std::min(wx1 - wx0, wy1 - wy0));
-  }
-  std::sort(heights.begin(), heights.end());
-  l.letter_px = heights.empty() ? 0 : heights[heights.size() / 2];
-  return l;
-}
-
 void run_georef(const GeorefArgs& a) {
   if (a.anchor != "positions" && a.anchor != "edge" && a.anchor != "centre")
     throw Error("--anchor: expected positions, edge or centre, got \"" + a.anchor + "\"");
@@ -70,27 +54,18 @@ void run_georef(const GeorefArgs& a) {
   std::vector<geo::MapNames> maps;
   std::map<std::string, std::string> stems;
   for (const std::string& image : order) {
-    geo::MapNames m;
-    m.image = image;
     const std::string path = data::find_tile_image(a.images, image);
-    std::tie(m.width, m.height) = image::image_size(path);
-    m.stem = std::filesystem::path(image).stem().string();
+    const auto [width, height] = image::image_size(path);
+    std::vector<search::Phrase> ps;
+    for (size_t k : by_image[image]) ps.push_back((*phrases)[k]);
+    geo::NamesGeoreferenceOptions o;
+    o.min_names = a.min_names, o.tolerance = a.tolerance, o.max_rotation = a.max_rotation;
+    o.anchor = a.anchor == "positions" ? geo::NamesGeoreferenceOptions::Anchor::Positions
+               : a.anchor == "edge"    ? geo::NamesGeoreferenceOptions::Anchor::Edge
+                                       : geo::NamesGeoreferenceOptions::Anchor::Centre;
+    geo::MapNames m = geo::match_map_names(image, std::move(ps), width, height, g, true, o);
     if (stems.count(m.stem)) throw Error(a.linked + ": images " + stems[m.stem] + " and " + image + " share the name " + m.stem + "; georeference them apart");
     stems[m.stem] = image;
-    std::vector<std::string> texts;
-    for (size_t k : by_image[image]) texts.push_back((*phrases)[k].text()), m.phrases.push_back((*phrases)[k]);
-    m.matches = geo::match_places(g, texts);
-    for (size_t i = 0; i < m.phrases.size(); ++i) {
-      geo::LabelCandidates l = label_of(m.phrases[i]);
-      for (const auto& c : m.matches[i].candidates) l.candidates.push_back({c.place.lon, c.place.lat, c.score});
-      m.labels.push_back(std::move(l));
-    }
-    m.options.min_names = a.min_names, m.options.tolerance = a.tolerance, m.options.max_rotation = a.max_rotation;
-    m.options.anchor = a.anchor == "positions" ? geo::NamesGeoreferenceOptions::Anchor::Positions
-                       : a.anchor == "edge"    ? geo::NamesGeoreferenceOptions::Anchor::Edge
-                                               : geo::NamesGeoreferenceOptions::Anchor::Centre;
-    m.result = geo::georeference_from_names(m.labels, m.width, m.height, m.options);
-    m.placed = m.result.placed(m.labels, m.width, m.height, m.options);
     maps.push_back(std::move(m));
   }
   check_output_is_not_input("-o/--out", a.out + "/georeferences.json", {{"--from-names", a.linked}, {"--gazetteer", gazetteer_path}});

@@ -125,8 +125,10 @@ void add_link_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--georef", args->georef,
                   "GeoJSON in longitude/latitude: none | auto (each image's GeoTIFF tags, world file or .aux.xml, else IMAGE.points) | "
-                  "a QGIS .points file")
+                  "a QGIS .points file | names (each map placed by its own names matched to --gazetteer)")
       ->capture_default_str();
+  cmd->add_option("--gazetteer", args->gazetteer,
+                  "Match the phrases to places of this gazetteer index (default with --georef names: GeoNames cities500); geojson, webanno");
   cmd->add_option("--georef-transform", args->georef_transform, "auto | affine | poly1 | poly2 | poly3 | tps (as GDAL's)")
       ->check(CLI::IsMember({"auto", "affine", "poly1", "poly2", "poly3", "tps"}))
       ->capture_default_str();

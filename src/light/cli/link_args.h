@@ -20,6 +20,9 @@ struct LinkArgs {
   // Output (docs/commands.md "Outputs"): maptext | geojson | webanno; georeferencing for GeoJSON
   // (none | auto | a QGIS .points file), its transform and fallback CRS; the IIIF canvas for webanno.
   std::string format = "maptext", georef = "none", georef_transform = "auto", georef_crs, iiif_canvas;
+  // Places (geo/place_matching.h): the gazetteer index each phrase is matched to ("": none, unless
+  // --georef names, which takes the default).
+  std::string gazetteer;
   // A collection (link/collection.h): a folder of words files or a manifest; -o is then a folder.
   std::string collection, shard;
   // A tiled spotter run's tiles (MAP_h<row>_w<col>) put back on their maps: the tiles' stride in
@@ -53,5 +56,13 @@ void write_link_output(const LinkArgs& args, const maptext::Dataset& linked, con
 // hands a command line with --georef to light-full, its stand-in is never reached). Notes on stderr
 // say which images have no georeferencing.
 output::GeoreferenceFor georeference_for(const LinkArgs& args, const maptext::Dataset& linked);
+
+// --gazetteer, --georef names (link_places.cpp): each map's phrases matched to places and, with
+// --georef names, the map georeferenced from them; the places and georeferences the outputs take.
+struct LinkPlaces {
+  output::PlacesFor places;
+  output::GeoreferenceFor georeference;  // --georef names only
+};
+LinkPlaces link_places(const LinkArgs& args, const maptext::Dataset& linked);
 
 }  // namespace light::cli

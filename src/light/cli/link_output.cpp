@@ -28,8 +28,13 @@ void check_link_output(const LinkArgs& a) {
   if (a.georef != "none" && f != output::Format::GeoJson)
     throw Error("--georef: map coordinates are written in GeoJSON only (--format geojson)");
   if (!a.iiif_canvas.empty() && f != output::Format::WebAnnotation) throw Error("--iiif-canvas: only with --format webanno");
-  if (a.collection.empty() && a.georef != "none" && a.georef != "auto" && !std::filesystem::is_regular_file(a.georef))
-    throw Error("--georef: expected none, auto or a QGIS .points file; \"" + a.georef + "\" is not a file");
+  if (a.collection.empty() && a.georef != "none" && a.georef != "auto" && a.georef != "names" && !std::filesystem::is_regular_file(a.georef))
+    throw Error("--georef: expected none, auto, names or a QGIS .points file; \"" + a.georef + "\" is not a file");
+  if (!a.gazetteer.empty() && f == output::Format::MapText)
+    throw Error("--gazetteer: places are written in GeoJSON or Web Annotations (--format geojson|webanno); for MapText, `light place` "
+                "matches a linked file's phrases");
+  if (!a.gazetteer.empty() && !std::filesystem::is_regular_file(a.gazetteer))
+    throw Error("--gazetteer: \"" + a.gazetteer + "\" is not a file (an index made by `light gazetteer build`)");
   if (a.collection.empty() && a.georef != "none" && a.images.empty()) throw Error("--georef: needs --images DIR (the map images hold or sit beside their georeferencing)");
 }
 
@@ -58,7 +63,10 @@ void write_link_output(const LinkArgs& a, const maptext::Dataset& linked, const 
     case output::Format::MapText: maptext::write_maptext(a.out, linked); return;
     case output::Format::GeoJson: {
       output::GeoJsonOptions o;
-      if (a.georef != "none") o.georeference = georeference_for(a, linked);
+      const LinkPlaces places = !a.gazetteer.empty() || a.georef == "names" ? link_places(a, linked) : LinkPlaces{};
+      o.places = places.places;
+      if (a.georef == "names") o.georeference = places.georeference;
+      else if (a.georef != "none") o.georeference = georeference_for(a, linked);
       o.input = input;
       size_t renamed = 0;
       o.own_index_renamed = &renamed;
@@ -71,6 +79,7 @@ void write_link_output(const LinkArgs& a, const maptext::Dataset& linked, const 
     case output::Format::WebAnnotation: {
       output::WebAnnotationOptions o;
       o.canvas = a.iiif_canvas;
+      if (!a.gazetteer.empty()) o.places = link_places(a, linked).places;
       write_file_atomic(a.out, output::web_annotation_text(linked, o));
       return;
     }

@@ -100,6 +100,7 @@ std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& o
     }
   for (const maptext::Tile& tile : linked) {
     const ToLonLat to_lonlat = opt.georeference ? opt.georeference(tile.image) : ToLonLat{};
+    const std::vector<std::optional<PlaceLink>> tile_places = opt.places ? opt.places(tile.image) : std::vector<std::optional<PlaceLink>>{};
     auto& place = places[tile.image];
     size_t index = 0;
     for (size_t g = 0; g < tile.groups.size(); ++g) {
@@ -140,6 +141,13 @@ std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& o
                 {"properties",
                  {{"image", tile.image}, {"text", phrase_text(tile.groups[g])}, {"words", std::move(words)},
                   {"coordinates", to_lonlat ? "lonlat" : "pixel"}}}};
+      if (g < tile_places.size() && tile_places[g]) {
+        const PlaceLink& p = *tile_places[g];
+        f["properties"]["place"] = {{"uri", p.uri},         {"name", p.name}, {"feature_class", p.feature_class}, {"feature_code", p.feature_code},
+                                    {"country", p.country}, {"lon", p.lon},   {"lat", p.lat},                     {"score", p.score},
+                                    {"accepted", p.accepted}, {"placed", p.placed}};
+        f["links"] = Json::array({{{"type", "closeMatch"}, {"identifier", p.uri}}});
+      }
       fc["features"].push_back(std::move(f));
     }
   }
@@ -189,6 +197,7 @@ std::string web_annotation_text(const maptext::Dataset& linked, const WebAnnotat
                 " images share one canvas; give a canvas per image with {image} in it (replaced by the image key)");
   for (const maptext::Tile& tile : linked) {
     const std::string source = canvas_of(opt.canvas, tile.image);
+    const std::vector<std::optional<PlaceLink>> tile_places = opt.places ? opt.places(tile.image) : std::vector<std::optional<PlaceLink>>{};
     if (page.find("id") == page.end()) page["id"] = source + (source.find('#') == std::string::npos ? "#" : "-") + "light-phrases";
     for (size_t g = 0; g < tile.groups.size(); ++g) {
       if (tile.groups[g].empty()) continue;
@@ -211,6 +220,9 @@ std::string web_annotation_text(const maptext::Dataset& linked, const WebAnnotat
                     {"value", "<svg xmlns=\"http://www.w3.org/2000/svg\"><path d=\"" + path + "\"/></svg>"}}}}}};
       if (!text.empty())
         a["body"] = Json::array({{{"type", "TextualBody"}, {"value", text}, {"format", "text/plain"}, {"purpose", "tagging"}}});
+      if (!text.empty() && g < tile_places.size() && tile_places[g] && tile_places[g]->accepted) {
+        a["body"].push_back({{"type", "SpecificResource"}, {"purpose", "identifying"}, {"source", {{"id", tile_places[g]->uri}, {"label", tile_places[g]->name}}}});
+      }
       page["items"].push_back(std::move(a));
     }
   }

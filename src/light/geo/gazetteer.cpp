@@ -90,6 +90,7 @@ void read_geonames(const std::string& path, const std::function<void(Place&&, st
     if (p.feature_class.size() > 1) throw Error(where(path, n, 7, "feature class") + ": \"" + f[6] + "\" is not one letter");
     p.population = whole_number(f[14], path, n, 15, "population", true);
     p.modified = f[18];
+    p.geonames = true;
     std::vector<std::string> names;
     if (!f[2].empty() && f[2] != f[1]) names.push_back(f[2]);
     for (size_t at = 0; at < f[3].size();) {

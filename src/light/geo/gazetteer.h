@@ -21,6 +21,7 @@ struct Place {
   std::string country;         // ISO 3166 alpha-2 ("" when unknown)
   int64_t population = 0;
   std::string modified;        // GeoNames' modification date (yyyy-mm-dd; "" when unknown)
+  bool geonames = false;       // from a GeoNames dump (its id is GeoNames'), not a user's table
 };
 
 // A place's other name.

@@ -137,7 +137,7 @@ Gazetteer::Gazetteer(const std::vector<Place>& places, const std::vector<std::ve
     ids.push_back(p.id), population.push_back(p.population);
     lonlat.push_back(p.lon), lonlat.push_back(p.lat);
     place_name.add(p.name);
-    place_kind.add(p.feature_class + "\t" + p.feature_code + "\t" + p.country);
+    place_kind.add(p.feature_class + "\t" + p.feature_code + "\t" + p.country + (p.geonames ? "\tgeonames" : ""));
     date = std::max(date, p.modified);
     // The place's names, one a normalised form: the primary name first; a form written several ways
     // keeps the first way and takes the notes (language, historic, period) of the first that has any.
@@ -274,7 +274,8 @@ Place Gazetteer::place(uint32_t k) const {
   p.population = m.at<int64_t>(kPlacePopulation)[k];
   p.name = m.string(kPlaceNameOff, kPlaceNameBytes, k);
   const std::vector<std::string> kind = split(m.string(kPlaceKindOff, kPlaceKindBytes, k), '\t');
-  if (kind.size() == 3) p.feature_class = kind[0], p.feature_code = kind[1], p.country = kind[2];
+  if (kind.size() >= 3) p.feature_class = kind[0], p.feature_code = kind[1], p.country = kind[2];
+  p.geonames = kind.size() == 4 && kind[3] == "geonames";  // an index built before the mark: its places read as a user's
   return p;
 }
 

@@ -122,7 +122,7 @@ std::string georeferences_json(const std::vector<MapNames>& maps) {
       const auto& cands = m.matches[i].candidates;
       if (cands.empty()) continue;
       const int k = m.placed.empty() ? -1 : m.placed[i];
-      const PlaceCandidate& c = cands[k >= 0 ? static_cast<size_t>(k) : 0];
+      const PlaceCandidate& c = cands[k >= 0 ? static_cast<size_t>(k) : 0];  // unplaced: the best, for a person to judge
       j["places"].push_back({{"group", m.phrases[i].group},
                              {"text", m.phrases[i].text()},
                              {"id", c.place.id},

@@ -5,23 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "light/geo/names_georeference.h"
-#include "light/geo/place_matching.h"
-#include "light/search/phrase_index.h"
+#include "light/geo/map_names.h"
 
 namespace light::geo {
-
-// One map's names, matched to places and georeferenced.
-struct MapNames {
-  std::string image, stem;  // the image key; the file name the outputs take
-  int width = 0, height = 0;
-  std::vector<search::Phrase> phrases;
-  std::vector<PhrasePlaces> matches;   // per phrase
-  std::vector<LabelCandidates> labels; // per phrase
-  NamesGeoreferenceOptions options;
-  NamesGeoreference result;
-  std::vector<int> placed;  // per phrase: the candidate the georeference places, or -1
-};
 
 // QGIS georeferencer points (mapX = longitude, mapY = latitude, sourceY minus the pixel row), WGS 84.
 std::string qgis_points(const MapNames& m);

@@ -1,0 +1,52 @@
+#include "light/geo/map_names.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace light::geo {
+
+int MapNames::chosen(size_t phrase) const {
+  if (phrase < placed.size() && placed[phrase] >= 0) return placed[phrase];
+  if (phrase >= matches.size() || matches[phrase].candidates.empty()) return -1;
+  return result.ok ? -1 : 0;
+}
+
+LabelCandidates label_of(const search::Phrase& p) {
+  LabelCandidates l;
+  l.x0 = l.y0 = 1e300, l.x1 = l.y1 = -1e300;
+  std::vector<double> heights;
+  for (const auto& w : p.words) {
+    double wx0 = 1e300, wy0 = 1e300, wx1 = -1e300, wy1 = -1e300;
+    for (const auto& v : w.vertices) wx0 = std::min(wx0, v.x), wy0 = std::min(wy0, v.y), wx1 = std::max(wx1, v.x), wy1 = std::max(wy1, v.y);
+    l.x0 = std::min(l.x0, wx0), l.y0 = std::min(l.y0, wy0), l.x1 = std::max(l.x1, wx1), l.y1 = std::max(l.y1, wy1);
+    heights.push_back(std::min(wx1 - wx0, wy1 - wy0));
+  }
+  std::sort(heights.begin(), heights.end());
+  l.letter_px = heights.empty() ? 0 : heights[heights.size() / 2];
+  return l;
+}
+
+MapNames match_map_names(const std::string& image, std::vector<search::Phrase> phrases, int width, int height, const Gazetteer& g,
+                         bool georeference, const NamesGeoreferenceOptions& options) {
+  MapNames m;
+  m.image = image;
+  m.stem = std::filesystem::path(image).stem().string();
+  m.width = width, m.height = height;
+  m.phrases = std::move(phrases);
+  m.options = options;
+  std::vector<std::string> texts;
+  for (const auto& p : m.phrases) texts.push_back(p.text());
+  m.matches = match_places(g, texts);
+  for (size_t i = 0; i < m.phrases.size(); ++i) {
+    LabelCandidates l = label_of(m.phrases[i]);
+    for (const auto& c : m.matches[i].candidates) l.candidates.push_back({c.place.lon, c.place.lat, c.score});
+    m.labels.push_back(std::move(l));
+  }
+  if (georeference) {
+    m.result = georeference_from_names(m.labels, width, height, options);
+    m.placed = m.result.placed(m.labels, width, height, options);
+  }
+  return m;
+}
+
+}  // namespace light::geo

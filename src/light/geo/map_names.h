@@ -1,0 +1,36 @@
+// One map's names matched to a gazetteer's places and, when asked, the map georeferenced from them:
+// what `light georef --from-names`, `light link --gazetteer` and `--georef names` share.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "light/geo/names_georeference.h"
+#include "light/geo/place_matching.h"
+#include "light/search/phrase_index.h"
+
+namespace light::geo {
+
+struct MapNames {
+  std::string image, stem;  // the image key; the file name the outputs take
+  int width = 0, height = 0;
+  std::vector<search::Phrase> phrases;
+  std::vector<PhrasePlaces> matches;   // per phrase
+  std::vector<LabelCandidates> labels; // per phrase
+  NamesGeoreferenceOptions options;
+  NamesGeoreference result;  // not ok when not asked for
+  std::vector<int> placed;   // per phrase: the candidate the georeference places, or -1
+
+  // A phrase's place: the candidate the georeference places, else the best candidate when it is
+  // accepted or the map is not georeferenced; -1 for none.
+  int chosen(size_t phrase) const;
+};
+
+// A phrase's words' box and letter height (the median of its words' shorter box sides).
+LabelCandidates label_of(const search::Phrase& phrase);
+
+// The phrases of one map (of width x height pixels) matched to `gazetteer`; georeferenced from them
+// when `georeference`.
+MapNames match_map_names(const std::string& image, std::vector<search::Phrase> phrases, int width, int height, const Gazetteer& gazetteer,
+                         bool georeference, const NamesGeoreferenceOptions& options = {});
+
+}  // namespace light::geo
