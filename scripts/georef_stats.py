@@ -7,8 +7,9 @@ Per map: how many of its drawn places, whether it was georeferenced, and the err
 each place's longitude/latitude put on the image by the fitted transform (the least-squares fit of
 the transform named, from the control points, on the azimuthal equidistant plane about their mean:
 as `light georef` fits it) against the dot the tile drew, over the image's diagonal. The maps are
-counted by how many places they show (the acceptance counts maps of 8 or more). Top-1 entity: for each drawn place
-whose label was read, whether the place `light georef` gives its phrase is the one drawn. With
+counted by how many places they show (the acceptance counts maps of 8 or more). Top-1 entity: for each drawn place,
+whether the place `light georef` gives its phrase is the one drawn: of all drawn places, and of those
+whose label became a phrase; and of the phrases whose place is accepted, the share right. With
 --linked (phrases linked from spotter words), a drawn place's phrase is the linked phrase whose box
 overlaps its label's box most (IoU 0.5 or more; --gt gives the labels' boxes); without, the groups
 are the ground truth's own.
@@ -96,7 +97,9 @@ def main():
     if linked is not None and gt is None:
         sys.exit("--linked needs --gt (the drawn labels' boxes)")
     rows = []
-    top1 = [0, 0]
+    top1 = [0, 0]  # of all drawn places
+    read = [0, 0]  # of the drawn places whose label became a phrase
+    accepted = [0, 0]  # of those phrases' places accepted: right, all
     for image, t in truth.items():
         g = geo.get(image, {"georeferenced": False, "places": []})
         n = len(t["places"])
@@ -113,9 +116,10 @@ def main():
             err = np.hypot(pred[:, 0] - np.array([p["x"] for p in t["places"]]), -pred[:, 1] - np.array([p["y"] for p in t["places"]]))
             row["error"] = float(np.median(err)) / math.hypot(t["width"], t["height"])
         # Top-1: the place given to each drawn place's phrase.
-        given = {}
+        given, given_accepted = {}, {}
         for p in g.get("places", []):
             given[p["group"]] = p["id"]
+            given_accepted[p["group"]] = p["accepted"]
         for p in t["places"]:
             group = p["group"]
             if linked is not None:
@@ -125,8 +129,15 @@ def main():
                     if b is not None and iou(label, b) >= best_iou:
                         best, best_iou = k, iou(label, b)
                 group = best
+            right = group is not None and given.get(group) == p["id"]
             top1[1] += 1
-            top1[0] += group is not None and given.get(group) == p["id"]
+            top1[0] += right
+            if group is not None:
+                read[1] += 1
+                read[0] += right
+                if given_accepted.get(group):
+                    accepted[1] += 1
+                    accepted[0] += right
         rows.append(row)
     bands = [("8 or more places", lambda r: r["places"] >= 8), ("5-7", lambda r: 5 <= r["places"] < 8), ("under 5", lambda r: r["places"] < 5)]
     summary = {}
@@ -142,6 +153,9 @@ def main():
             "within_3_percent": sum(e <= 0.03 for e in errs),
         }
     summary["top1"] = top1[0] / top1[1] if top1[1] else None
+    summary["top1_of_read"] = read[0] / read[1] if read[1] else None
+    summary["accepted_precision"] = accepted[0] / accepted[1] if accepted[1] else None
+    summary["accepted_share"] = accepted[1] / read[1] if read[1] else None
     if a.json:
         print(json.dumps({"summary": summary, "maps": rows}, indent=1))
         return
@@ -152,7 +166,9 @@ def main():
         med = "-" if s["median_error_of_diagonal"] is None else "%.2f %%" % (100 * s["median_error_of_diagonal"])
         pct = "%.0f %%" % (100 * s["georeferenced"] / s["maps"]) if s["maps"] else "-"
         print("| %s | %d | %d (%s) | %s | %d | %d |" % (name, s["maps"], s["georeferenced"], pct, med, s["within_1_percent"], s["within_3_percent"]))
-    print("top-1 place of the drawn places' phrases: %.3f (%d of %d)" % (summary["top1"] or 0, top1[0], top1[1]))
+    print("top-1 place: of the drawn places %.3f (%d of %d); of those whose label became a phrase %.3f (%d of %d); "
+          "accepted %d (%.0f %%), %.3f of them right" % (summary["top1"] or 0, top1[0], top1[1], summary["top1_of_read"] or 0, read[0], read[1],
+                                                        accepted[1], 100 * (summary["accepted_share"] or 0), summary["accepted_precision"] or 0))
 
 
 if __name__ == "__main__":

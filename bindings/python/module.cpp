@@ -239,6 +239,13 @@ PYBIND11_MODULE(_light, m) {
     }
     return matches_list(found);
   });
+  m.def("places", [](const std::string& text, const std::string& source, const std::string& gazetteer, bool georeference,
+                     const std::string& images_dir) {
+    py::gil_scoped_release free;
+    light::PlacesOptions o;
+    o.gazetteer = gazetteer, o.georeference = georeference, o.images_dir = images_dir;
+    return light::places(parse(text, source), o);
+  });
   m.def("search_files", [](const std::string& query, const std::string& in, int max_edits, bool whole, size_t limit) {
     std::vector<light::SearchMatch> found;
     {

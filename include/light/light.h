@@ -185,6 +185,16 @@ struct SearchMatch {
 std::vector<SearchMatch> search_phrases(const std::string& query, const maptext::Dataset& linked, const SearchOptions& options = {});
 std::vector<SearchMatch> search_files(const std::string& query, const std::string& in, const SearchOptions& options = {});
 
+// ---- Places: phrases to gazetteer places, maps placed by their names (`light place`, `light georef`) ----
+struct PlacesOptions {
+  std::string gazetteer;      // an index made by `light gazetteer build` ("": $LIGHT_GAZETTEER, else GeoNames cities500)
+  bool georeference = false;  // also place each map by its names (docs/georeference-from-names.md)
+  std::string images_dir;     // the maps' images (their sizes), for georeference
+};
+// Per map, as `light georef --from-names` reports it in georeferences.json (JSON text): whether it is
+// georeferenced (its transform and control points, else why not), and each phrase's place.
+std::string places(const maptext::Dataset& linked, const PlacesOptions& options = {});
+
 // ---- Phrases for GIS and IIIF viewers (`light link --format geojson|webanno`) ---------------------
 struct GeoJsonOptions {
   // The words as given to the linker: each word's "index" is its place among its image's words there.

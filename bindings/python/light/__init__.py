@@ -26,7 +26,7 @@ from ._light import Error
 
 __all__ = [
     "Error", "LightWarning", "version", "read_image", "default_model", "default_spotter", "read_maptext", "write_maptext", "validate",
-    "read_words", "link", "Linker", "evaluate", "spot", "Spotter", "search", "to_geojson", "to_web_annotations",
+    "read_words", "link", "Linker", "evaluate", "spot", "Spotter", "search", "places", "to_geojson", "to_web_annotations",
     "tiles_from_words", "decoding_settings",
 ]
 
@@ -349,6 +349,24 @@ def search(query, linked, max_edits=None, whole=False, limit=20):
     if _is_path(linked):
         return _light.search_files(query, _path(linked), edits, whole, limit)
     return _light.search(query, _text(linked, "linked"), "linked", edits, whole, limit)
+
+
+def places(linked, gazetteer=None, georeference=False, images=None):
+    """Each linked phrase's place in a gazetteer, and each map placed by its own names (`light place`,
+    `light georef --from-names`).
+
+    linked: linked MapText data or file. gazetteer: an index made by `light gazetteer build` (None:
+    $LIGHT_GAZETTEER, else GeoNames cities500 as scripts/fetch-gazetteer.sh builds it).
+    georeference=True with images (the maps' folder, for their sizes) also places each map. Returns a
+    list, a dict a map, as georeferences.json holds them: image, width, height, georeferenced (with
+    transform, leave_one_out_px, centre and gcps, else reason), and places (per phrase with a
+    candidate: group, text, the GeoNames id and name, score, where_the_map_puts_it, accepted).
+    """
+    if georeference and images is None:
+        raise ValueError("places: georeference=True needs images, the folder holding the map images")
+    text = _light.read_maptext(_path(linked), "predictions", False) if _is_path(linked) else _text(linked, "linked")
+    return _load(_light.places(text, "linked", "" if gazetteer is None else _path(gazetteer), georeference,
+                               "" if images is None else _path(images)))
 
 
 def to_geojson(linked, words=None, georef="none", images=None):

@@ -106,6 +106,49 @@ def test_search_finds_what_light_search_finds(tmp_path, linker, tile_words):
     assert light.search("Hendersen Rivr", linked, max_edits=1) == []
 
 
+def _write_png(path, width, height):
+    """A light grey RGB PNG of that size (zlib and struct: no imaging library needed)."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\xf0" * (3 * width) for _ in range(height))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+                     chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_places_match_what_light_georef_writes(tmp_path):
+    # Five towns of a user's table, labelled right of where a 100 m a pixel map puts them.
+    towns = [("Alpha", 10.00, 50.00), ("Bravo", 10.10, 50.05), ("Carrow", 10.25, 49.95), ("Delbeck", 10.05, 49.90),
+             ("Esterby", 10.20, 50.08), ("Farnley", 10.15, 49.98)]
+    (tmp_path / "towns.csv").write_text("name,lon,lat,type\n" + "".join(f"{n},{lon},{lat},town\n" for n, lon, lat in towns))
+    subprocess.run([LIGHT, "gazetteer", "build", "-q", "--places", str(tmp_path / "towns.csv"), "--out", str(tmp_path / "t.gaz")], check=True)
+    groups = []
+    for n, lon, lat in towns:
+        x = (lon - 9.9) * 71700 / 100.0  # metres a degree of longitude at 50 degrees north, 100 m a pixel
+        y = (50.2 - lat) * 111200 / 100.0
+        groups.append([{"vertices": [[x + 8, y + 10], [x + 8 + 12 * len(n), y + 10], [x + 8 + 12 * len(n), y - 10], [x + 8, y - 10]],
+                        "text": n}])
+    linked = [{"image": "map.png", "groups": groups}]
+    light.write_maptext(tmp_path / "linked.json", linked)
+    (tmp_path / "images").mkdir()
+    _write_png(tmp_path / "images" / "map.png", 500, 450)
+    got = light.places(linked, gazetteer=tmp_path / "t.gaz", georeference=True, images=tmp_path / "images")
+    subprocess.run([LIGHT, "georef", "--from-names", str(tmp_path / "linked.json"), "--images", str(tmp_path / "images"), "--gazetteer",
+                    str(tmp_path / "t.gaz"), "-o", str(tmp_path / "out"), "-q"], check=True)
+    want = json.loads((tmp_path / "out" / "georeferences.json").read_text())
+    assert got == want
+    assert got[0]["georeferenced"] and len(got[0]["gcps"]) == 6
+    assert [p["name"] for p in got[0]["places"]] == [n for n, _, _ in towns]
+    # Without georeferencing: each phrase's best candidate, no images needed.
+    plain = light.places(tmp_path / "linked.json", gazetteer=tmp_path / "t.gaz")
+    assert not plain[0]["georeferenced"] and "reason" not in plain[0]
+    assert all(p["accepted"] for p in plain[0]["places"])
+    with pytest.raises(ValueError, match="georeference=True needs images"):
+        light.places(linked, gazetteer=tmp_path / "t.gaz", georeference=True)
+
+
 def test_spot_reads_the_words_light_spot_reads(tmp_path):
     want = cli(tmp_path, "spot", "--images", TILE_IMAGE, "--threads", "2")
     assert light.Spotter(threads=2).spot(TILE_IMAGE) == want

@@ -8,6 +8,8 @@
 #include "light/data/tile_image.h"
 #include "light/eval/evaluator.h"
 #include "light/export/phrases.h"
+#include "light/geo/gazetteer_index.h"
+#include "light/geo/georeference_files.h"
 #include "light/geo/image_georeferences.h"
 #include "light/image/resize.h"
 #include "light/link/heuristic_linking.h"
@@ -106,6 +108,24 @@ std::vector<SearchMatch> search_phrases(const std::string& query, const maptext:
 
 std::vector<SearchMatch> search_files(const std::string& query, const std::string& in, const SearchOptions& options) {
   return matches_of(search::open_for_search(in), query, options);
+}
+
+std::string places(const maptext::Dataset& linked, const PlacesOptions& options) {
+  if (options.georeference && options.images_dir.empty()) throw Error("georeference: give images_dir, the folder holding the map images (their sizes)");
+  const geo::Gazetteer g = geo::Gazetteer::open(options.gazetteer.empty() ? geo::default_gazetteer(executable_dir(), "gazetteer") : options.gazetteer);
+  std::map<std::string, std::vector<search::Phrase>> by_image;
+  std::vector<std::string> order;
+  for (auto& p : search::dataset_phrases(linked)) {
+    if (!by_image.count(p.image)) order.push_back(p.image);
+    by_image[p.image].push_back(std::move(p));
+  }
+  std::vector<geo::MapNames> maps;
+  for (const std::string& image : order) {
+    int width = 0, height = 0;
+    if (options.georeference) std::tie(width, height) = image::image_size(data::find_tile_image(options.images_dir, image));
+    maps.push_back(geo::match_map_names(image, std::move(by_image[image]), width, height, g, options.georeference));
+  }
+  return geo::georeferences_json(maps);
 }
 
 std::string to_geojson(const maptext::Dataset& linked, const GeoJsonOptions& options) {

@@ -15,12 +15,7 @@
 
 namespace light::cli {
 
-std::string default_gazetteer() {
-  for (const std::string& dir : bundled_folder_candidates(executable_dir(), "../gazetteers/cities500"))
-    if (std::filesystem::exists(dir + "/cities500.gaz")) return dir + "/cities500.gaz";
-  throw Error("--gazetteer: none given and the default (gazetteers/cities500/cities500.gaz) is not built; run `bash "
-              "scripts/fetch-gazetteer.sh` or give an index made by `light gazetteer build`");
-}
+std::string default_gazetteer() { return geo::default_gazetteer(executable_dir()); }
 
 namespace {
 

@@ -25,8 +25,7 @@ void add_search_command(CLI::App& app);
 void add_gazetteer_command(CLI::App& app);
 void add_place_command(CLI::App& app);
 void add_georef_command(CLI::App& app);
-// The default gazetteer index (GeoNames cities500, built by scripts/fetch-gazetteer.sh) beside the
-// executable or in the source tree; light::Error naming --gazetteer when it is not built.
+// The default gazetteer index (geo::default_gazetteer from this executable's folder).
 std::string default_gazetteer();
 void add_view_command(CLI::App& app);
 void add_import_ppocr_command(CLI::App& app);

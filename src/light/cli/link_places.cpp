@@ -25,7 +25,7 @@ output::PlaceLink place_link(const geo::MapNames& m, size_t phrase, int k) {
   p.name = c.place.name, p.feature_class = c.place.feature_class, p.feature_code = c.place.feature_code, p.country = c.place.country;
   p.lon = c.place.lon, p.lat = c.place.lat, p.score = std::round(c.score * 1000) / 1000;
   p.placed = phrase < m.placed.size() && m.placed[phrase] == k;
-  p.accepted = p.placed ? c.score >= 0.8 : m.matches[phrase].accepted;
+  p.accepted = m.accepted(phrase);
   return p;
 }
 

@@ -1,7 +1,9 @@
 #include "light/geo/gazetteer_index.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -12,6 +14,7 @@
 #include "light/search/normalize.h"
 #include "light/search/phrase_index.h"
 #include "light/search/trigrams.h"
+#include "light/util/bundled.h"
 #include "light/util/fs.h"
 #include "light/util/section_file.h"
 #include "light/util/utf8.h"
@@ -371,6 +374,14 @@ std::vector<NameMatch> Gazetteer::find(const std::string& text, int max_edits, s
   out.erase(std::remove_if(out.begin(), out.end(), [&](const NameMatch& x) { return !places.insert(x.place).second; }), out.end());
   if (limit > 0 && out.size() > limit) out.resize(limit);
   return out;
+}
+
+std::string default_gazetteer(const std::string& exe_dir, const std::string& option) {
+  if (const char* env = std::getenv("LIGHT_GAZETTEER"); env && *env) return env;
+  for (const std::string& dir : bundled_folder_candidates(exe_dir, "../gazetteers/cities500"))
+    if (std::filesystem::exists(dir + "/cities500.gaz")) return dir + "/cities500.gaz";
+  throw Error(option + ": none given and the default (gazetteers/cities500/cities500.gaz) is not built; run `bash "
+              "scripts/fetch-gazetteer.sh` or give an index made by `light gazetteer build`");
 }
 
 }  // namespace light::geo

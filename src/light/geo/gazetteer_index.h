@@ -78,4 +78,9 @@ class Gazetteer {
   std::unique_ptr<Impl> impl_;
 };
 
+// The default gazetteer index: $LIGHT_GAZETTEER, else GeoNames cities500 as scripts/fetch-gazetteer.sh
+// builds it (gazetteers/cities500/cities500.gaz), looked for as the bundled models are, from the
+// running binary's folder `exe_dir` (util/bundled.h); light::Error naming `option` when not built.
+std::string default_gazetteer(const std::string& exe_dir, const std::string& option = "--gazetteer");
+
 }  // namespace light::geo

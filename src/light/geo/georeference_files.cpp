@@ -92,7 +92,7 @@ std::string georeferences_json(const std::vector<MapNames>& maps) {
     const double diagonal = std::hypot(m.width, m.height);
     nlohmann::ordered_json j = {{"image", m.image}, {"width", m.width}, {"height", m.height}, {"georeferenced", m.result.ok}};
     if (!m.result.ok) {
-      j["reason"] = m.result.reason;
+      if (!m.result.reason.empty()) j["reason"] = m.result.reason;
     } else {
       j["transform"] = transform_name(m.result.kind);
       j["leave_one_out_px"] = std::round(m.result.loo_rms_px * 100) / 100;
@@ -129,7 +129,7 @@ std::string georeferences_json(const std::vector<MapNames>& maps) {
                              {"name", c.place.name},
                              {"score", std::round(c.score * 1000) / 1000},
                              {"where_the_map_puts_it", k >= 0},
-                             {"accepted", k >= 0 ? c.score >= m.matches[i].candidates[0].score * 0.8 : m.matches[i].accepted}});
+                             {"accepted", m.accepted(i)}});
     }
     out.push_back(std::move(j));
   }

@@ -11,6 +11,13 @@ int MapNames::chosen(size_t phrase) const {
   return result.ok ? -1 : 0;
 }
 
+bool MapNames::accepted(size_t phrase) const {
+  const int k = chosen(phrase);
+  if (k < 0) return false;
+  if (phrase < placed.size() && placed[phrase] == k) return matches[phrase].candidates[static_cast<size_t>(k)].score >= 0.8;
+  return matches[phrase].accepted;
+}
+
 LabelCandidates label_of(const search::Phrase& p) {
   LabelCandidates l;
   l.x0 = l.y0 = 1e300, l.x1 = l.y1 = -1e300;
@@ -36,7 +43,11 @@ MapNames match_map_names(const std::string& image, std::vector<search::Phrase> p
   m.options = options;
   std::vector<std::string> texts;
   for (const auto& p : m.phrases) texts.push_back(p.text());
-  m.matches = match_places(g, texts);
+  // Placing the map finds where its names agree better than their median does: scores by name and
+  // class alone then.
+  MatchOptions mo;
+  mo.spatial = !georeference;
+  m.matches = match_places(g, texts, mo);
   for (size_t i = 0; i < m.phrases.size(); ++i) {
     LabelCandidates l = label_of(m.phrases[i]);
     for (const auto& c : m.matches[i].candidates) l.candidates.push_back({c.place.lon, c.place.lat, c.score});

@@ -23,6 +23,9 @@ struct MapNames {
   // A phrase's place: the candidate the georeference places, else the best candidate when it is
   // accepted or the map is not georeferenced; -1 for none.
   int chosen(size_t phrase) const;
+  // Whether that place stands without a person's look: where the georeference puts the phrase with a
+  // name scoring 0.8 or more (two letters misread in ten), else as place_matching accepts it.
+  bool accepted(size_t phrase) const;
 };
 
 // A phrase's words' box and letter height (the median of its words' shorter box sides).

@@ -122,14 +122,16 @@ std::vector<PhrasePlaces> match_places(const Gazetteer& g, const std::vector<std
       const double longer = static_cast<double>(std::max(length, code_point_count(n.normalized)));
       c.score = 1.0 - static_cast<double>(m.edits) / std::max(1.0, longer);
       if (!p.implied_class.empty() && c.place.feature_class != p.implied_class) c.score *= o.other_class;
-      p.candidates.push_back(std::move(c));
+      if (c.score >= o.min_score) p.candidates.push_back(std::move(c));
     }
   }
   // Where the map's names lie: the places of phrases with one exact candidate, their median and spread.
   if (o.spatial) {
     std::vector<double> lon, lat;
+    std::unordered_set<int64_t> anchors;  // a place named twice on a map anchors it once
     for (const PhrasePlaces& p : out)
-      if (p.candidates.size() == 1 && p.candidates[0].edits == 0) lon.push_back(p.candidates[0].place.lon), lat.push_back(p.candidates[0].place.lat);
+      if (p.candidates.size() == 1 && p.candidates[0].edits == 0 && anchors.insert(p.candidates[0].place.id).second)
+        lon.push_back(p.candidates[0].place.lon), lat.push_back(p.candidates[0].place.lat);
     if (lon.size() >= 3) {
       const double clon = median(lon), clat = median(lat);
       std::vector<double> d;
@@ -147,8 +149,6 @@ std::vector<PhrasePlaces> match_places(const Gazetteer& g, const std::vector<std
       if (a.score != b.score) return a.score > b.score;
       return a.place.population > b.place.population;
     });
-    p.candidates.erase(std::remove_if(p.candidates.begin(), p.candidates.end(), [&](const PlaceCandidate& c) { return c.score < o.min_score; }),
-                       p.candidates.end());
     if (p.candidates.size() > o.candidates) p.candidates.resize(o.candidates);
     const double next = p.candidates.size() > 1 ? p.candidates[1].score : 0.0;
     p.accepted = !p.candidates.empty() && p.candidates[0].score >= o.accept_score && p.candidates[0].score - next >= o.accept_margin;

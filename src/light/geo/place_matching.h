@@ -33,7 +33,8 @@ struct MatchOptions {
   int max_edits = -1;     // -1: search::auto_max_edits of the phrase's length
   // A candidate of another class than the phrase's generic word implies: its score times this.
   double other_class = 0.6;
-  // Candidates scoring under this are dropped.
+  // Candidates whose name and class score under this are dropped (before the spatial factor, which
+  // orders and accepts but drops nothing: the map's other names may be wrong).
   double min_score = 0.5;
   // Accepted: the best scores at least `accept_score` and `accept_margin` more than the next place.
   double accept_score = 0.9, accept_margin = 0.15;
