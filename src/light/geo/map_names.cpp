@@ -45,8 +45,11 @@ MapNames match_map_names(const std::string& image, std::vector<search::Phrase> p
   for (const auto& p : m.phrases) texts.push_back(p.text());
   // Placing the map finds where its names agree better than their median does: scores by name and
   // class alone then.
+  // and common names (Newport, Richmond) have more namesakes than a person reads through: more
+  // candidates a phrase.
   MatchOptions mo;
   mo.spatial = !georeference;
+  if (georeference) mo.candidates = 15;
   m.matches = match_places(g, texts, mo);
   for (size_t i = 0; i < m.phrases.size(); ++i) {
     LabelCandidates l = label_of(m.phrases[i]);
