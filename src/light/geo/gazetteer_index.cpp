@@ -24,7 +24,7 @@ namespace light::geo {
 namespace {
 
 constexpr char kMagic[8] = {'L', 'I', 'G', 'H', 'T', 'G', 'A', 'Z'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: postings by name length, the lengths kept
 constexpr const char* kWhat = "light gazetteer";
 constexpr const char* kRemedy = "build it again with `light gazetteer build`";
 
@@ -41,7 +41,8 @@ enum Section : uint32_t {
   kNameFlags,                      // u32 a name (kPrimary, kHistoric, ...)
   kNameNoteOff, kNameNoteBytes,    // "language\tfrom\tto" ("" for most)
   kNormOrder,                      // u32: names sorted by normalised form, then best place first
-  kGramKeys, kGramBegin, kPostings,  // trigram -> names
+  kGramKeys, kGramBegin, kPostings,  // trigram -> names, each trigram's by name length, then index
+  kNameLength,                     // u8 a name: its normalised form's code points (at most 255)
   kSectionCount
 };
 
@@ -94,7 +95,8 @@ struct Gazetteer::Impl {
     file.check_string_table(kNameTextOff, kNameTextBytes, names);
     file.check_string_table(kNameNormOff, kNameNormBytes, names);
     file.check_string_table(kNameNoteOff, kNameNoteBytes, names);
-    if (count<uint32_t>(kNameFlags) != names || count<uint32_t>(kNormOrder) != names) file.corrupt("name tables");
+    if (count<uint32_t>(kNameFlags) != names || count<uint32_t>(kNormOrder) != names || count<uint8_t>(kNameLength) != names)
+      file.corrupt("name tables");
     const uint32_t* place = at<uint32_t>(kNamePlace);
     const uint32_t* order = at<uint32_t>(kNormOrder);
     for (size_t i = 0; i < names; ++i)
@@ -132,6 +134,7 @@ Gazetteer::Gazetteer(const std::vector<Place>& places, const std::vector<std::ve
   std::vector<int64_t> ids, population;
   std::vector<double> lonlat;
   std::vector<uint32_t> name_place, name_flags;
+  std::vector<uint8_t> name_length;
   std::vector<std::pair<uint64_t, uint32_t>> gram_pairs;
   std::string date;
   std::unordered_set<std::string> seen;
@@ -173,7 +176,9 @@ Gazetteer::Gazetteer(const std::vector<Place>& places, const std::vector<std::ve
       const uint32_t id = static_cast<uint32_t>(name_place.size());
       name_text.add(e.text), name_norm.add(e.norm), name_note.add(e.note);
       name_place.push_back(static_cast<uint32_t>(k)), name_flags.push_back(e.flags);
-      for (uint64_t g : search::grams(utf8_decode(e.norm))) gram_pairs.emplace_back(g, id);
+      const std::u32string code_points = utf8_decode(e.norm);
+      name_length.push_back(static_cast<uint8_t>(std::min<size_t>(code_points.size(), 255)));
+      for (uint64_t g : search::grams(code_points)) gram_pairs.emplace_back(g, id);
     }
   }
   if (!date.empty()) meta.add("date=" + date);
@@ -192,7 +197,7 @@ Gazetteer::Gazetteer(const std::vector<Place>& places, const std::vector<std::ve
       return a < b;
     });
   }
-  const search::TrigramArrays tg = search::trigram_arrays(std::move(gram_pairs));
+  const search::TrigramArrays tg = search::trigram_arrays(std::move(gram_pairs), &name_length);
   sec[kMetaOff] = raw_bytes(meta.off), sec[kMetaBytes] = meta.bytes;
   sec[kPlaceId] = raw_bytes(ids), sec[kPlaceLonLat] = raw_bytes(lonlat), sec[kPlacePopulation] = raw_bytes(population);
   sec[kPlaceNameOff] = raw_bytes(place_name.off), sec[kPlaceNameBytes] = place_name.bytes;
@@ -203,6 +208,7 @@ Gazetteer::Gazetteer(const std::vector<Place>& places, const std::vector<std::ve
   sec[kNameNoteOff] = raw_bytes(name_note.off), sec[kNameNoteBytes] = name_note.bytes;
   sec[kNormOrder] = raw_bytes(order);
   sec[kGramKeys] = raw_bytes(tg.keys), sec[kGramBegin] = raw_bytes(tg.begin), sec[kPostings] = raw_bytes(tg.postings);
+  sec[kNameLength] = raw_bytes(name_length);
   impl_->file = SectionFile::own(section_file_bytes(kMagic, kVersion, sec), kMagic, kVersion, kSectionCount, "gazetteer in memory", kWhat,
                                  kRemedy);
   impl_->check();
@@ -348,8 +354,18 @@ std::vector<NameMatch> Gazetteer::find(const std::string& text, int max_edits, s
     std::vector<uint32_t> candidates;
     if (need >= 1) {
       thread_local std::vector<uint16_t> counts;
+      // Only names whose length lies within k of the query's can be within k edits of it.
+      const uint8_t* lengths = m.at<uint8_t>(kNameLength);
+      const uint32_t* postings = m.at<uint32_t>(kPostings);
+      const size_t lo = q.size() > k ? q.size() - k : 0, hi = q.size() + k;
+      const auto narrow = [&](uint64_t b, uint64_t e) {
+        const uint32_t* first = std::partition_point(postings + b, postings + e, [&](uint32_t id) { return id < m.names && lengths[id] < lo; });
+        const uint32_t* last = std::partition_point(first, postings + e, [&](uint32_t id) { return id < m.names && lengths[id] <= hi; });
+        return std::pair<uint64_t, uint64_t>{static_cast<uint64_t>(first - postings), static_cast<uint64_t>(last - postings)};
+      };
       candidates = search::trigram_candidates(g, need, m.at<uint64_t>(kGramKeys), m.count<uint64_t>(kGramKeys), m.at<uint64_t>(kGramBegin),
-                                              m.at<uint32_t>(kPostings), m.names, counts, [&](const std::string& why) { m.file.corrupt(why); });
+                                              postings, m.names, counts, [&](const std::string& why) { m.file.corrupt(why); }, narrow,
+                                              [&](uint32_t id) { return (static_cast<uint64_t>(id < m.names ? lengths[id] : 0) << 32) | id; });
     } else {  // a query too short for the filter: every name of a length within k
       candidates.resize(m.names);
       std::iota(candidates.begin(), candidates.end(), 0u);

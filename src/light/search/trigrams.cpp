@@ -104,8 +104,15 @@ void decode_into(const char* s, size_t n, std::u32string& out) {
   if (!ascii) out = utf8_decode(std::string(s, n));
 }
 
-TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs) {
-  std::sort(pairs.begin(), pairs.end());
+TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs, const std::vector<uint8_t>* lengths) {
+  if (lengths)
+    std::sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first < b.first;
+      if ((*lengths)[a.second] != (*lengths)[b.second]) return (*lengths)[a.second] < (*lengths)[b.second];
+      return a.second < b.second;
+    });
+  else
+    std::sort(pairs.begin(), pairs.end());
   TrigramArrays t;
   t.postings.reserve(pairs.size());
   for (size_t i = 0; i < pairs.size(); ++i) {

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,16 +47,23 @@ struct TrigramArrays {
   std::vector<uint64_t> keys, begin;
   std::vector<uint32_t> postings;
 };
-// From (trigram, text id) pairs, in any order.
-TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs);
+// From (trigram, text id) pairs, in any order: each trigram's postings by id, or, with `lengths`
+// (a text's length by id), by length and then id, so that a look-up walks only the texts of the
+// lengths it can match.
+TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs, const std::vector<uint8_t>* lengths = nullptr);
 
 // The ids among `n` texts that hold at least `need` of the query's trigrams `g`, from an index's arrays
 // (keys[ng], begin[ng + 1], postings); `counts` is scratch of n zeros, left zero. Throws `corrupt`'s
 // error for a posting out of range.
+// `narrow`, when given, maps each trigram's postings [b, e) to the part to walk (postings sorted by
+// length: those of the lengths wanted); `order`, a posting's sort key within a trigram (its id when
+// not given).
 template <typename Corrupt>
 std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long need, const uint64_t* keys, size_t ng,
                                          const uint64_t* begin, const uint32_t* postings, size_t n, std::vector<uint16_t>& counts,
-                                         const Corrupt& corrupt);
+                                         const Corrupt& corrupt,
+                                         const std::function<std::pair<uint64_t, uint64_t>(uint64_t, uint64_t)>& narrow = {},
+                                         const std::function<uint64_t(uint32_t)>& order = {});
 
 }  // namespace light::search
 
@@ -64,17 +72,48 @@ std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long ne
 template <typename Corrupt>
 std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64_t>& g, long need, const uint64_t* keys, size_t ng,
                                                         const uint64_t* begin, const uint32_t* postings, size_t n,
-                                                        std::vector<uint16_t>& counts, const Corrupt& corrupt) {
+                                                        std::vector<uint16_t>& counts, const Corrupt& corrupt,
+                                                        const std::function<std::pair<uint64_t, uint64_t>(uint64_t, uint64_t)>& narrow,
+                                                        const std::function<uint64_t(uint32_t)>& order) {
   if (counts.size() != n) counts.assign(n, 0);
-  std::vector<uint32_t> touched, out;
+  // Each query trigram's postings (narrowed), the rarest first. A text holding `need` of the |g|
+  // trigrams holds one of the |g| - need + 1 rarest (pigeonhole): those lists are walked; in each
+  // commoner one, the texts found so far are looked up by binary search when that is cheaper than
+  // walking it (postings sorted by `order`, their id when none).
+  std::vector<std::pair<uint64_t, uint64_t>> lists;
   for (uint64_t key : g) {
     const uint64_t* it = std::lower_bound(keys, keys + ng, key);
     if (it == keys + ng || *it != key) continue;
     const size_t at = static_cast<size_t>(it - keys);
-    for (uint64_t p = begin[at]; p < begin[at + 1]; ++p) {
-      const uint32_t id = postings[p];
-      if (id >= n) corrupt("posting out of range");
-      if (counts[id] < UINT16_MAX && counts[id]++ == 0) touched.push_back(id);
+    if (begin[at] > begin[at + 1]) corrupt("postings out of order");
+    lists.push_back(narrow ? narrow(begin[at], begin[at + 1]) : std::pair<uint64_t, uint64_t>{begin[at], begin[at + 1]});
+  }
+  std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.second - a.first < b.second - b.first; });
+  const long missing = static_cast<long>(g.size() - lists.size());  // trigrams no text holds
+  const long walk = need < 1 ? static_cast<long>(lists.size()) : std::max(0L, static_cast<long>(g.size()) - need + 1 - missing);
+  std::vector<uint32_t> touched, out;
+  const auto key_of = [&](uint32_t id) { return order ? order(id) : static_cast<uint64_t>(id); };
+  for (size_t l = 0; l < lists.size(); ++l) {
+    const uint64_t b = lists[l].first, e = lists[l].second;
+    const bool search = static_cast<long>(l) >= walk && touched.size() * 24 < e - b;
+    if (!search) {
+      for (uint64_t p = b; p < e; ++p) {
+        const uint32_t id = postings[p];
+        if (id >= n) corrupt("posting out of range");
+        if (counts[id] < UINT16_MAX && (counts[id]++ > 0 || static_cast<long>(l) < walk)) {
+          if (counts[id] == 1) touched.push_back(id);
+        } else if (counts[id] == 1) {
+          counts[id] = 0;  // first seen past the rarest lists: cannot reach `need`
+        }
+      }
+      continue;
+    }
+    for (uint32_t id : touched) {
+      const uint64_t k = key_of(id);
+      const auto [lo, hi] = std::equal_range(postings + b, postings + e, id, [&](uint32_t x, uint32_t y) {
+        return (x == id ? k : key_of(x)) < (y == id ? k : key_of(y));
+      });
+      counts[id] = static_cast<uint16_t>(std::min<long>(UINT16_MAX, counts[id] + (hi - lo)));
     }
   }
   for (uint32_t id : touched) {
