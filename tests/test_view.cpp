@@ -95,6 +95,27 @@ TEST(ViewData, LinksCarryTheEvaluatorsVerdicts) {
   EXPECT_EQ(img["phrases"][1]["n"], "c d east");  // search's normal form ("E" is "east")
 }
 
+TEST(ViewData, PhrasesCarryTheirPlaces) {
+  maptext::Tile pred{"m.png", {{box(0, "Lodge"), box(50, "Pole"), box(100, "Cr.")}, {box(200, "Bank")}}};
+  view::ViewOptions o;
+  o.places = [](const std::string& image) {
+    std::vector<std::optional<output::PlaceLink>> v(2);
+    if (image != "m.png") return v;
+    output::PlaceLink p;
+    p.uri = "https://sws.geonames.org/5428436/", p.name = "Lodgepole Creek", p.accepted = true;
+    v[0] = p;
+    return v;
+  };
+  view::Pyramid p;
+  p.width = 300, p.height = 40, p.max_level = 9;
+  const auto j = nlohmann::json::parse(view::view_data_json({pred}, {p}, o));
+  const auto& phrases = j["images"][0]["phrases"];
+  EXPECT_EQ(phrases[0]["place"]["uri"], "https://sws.geonames.org/5428436/");
+  EXPECT_EQ(phrases[0]["place"]["name"], "Lodgepole Creek");
+  EXPECT_EQ(phrases[0]["place"]["accepted"], true);
+  EXPECT_FALSE(phrases[1].contains("place"));
+}
+
 TEST(ViewCli, WritesAWholePageOrNothing) {
   const std::string dir = test::temp_dir();
   const std::string ex = test::source_path("data/synth-example");

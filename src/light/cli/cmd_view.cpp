@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "light/cli/commands.h"
+#include "light/cli/link_args.h"
 #include "light/data/tile_image.h"
 #include "light/error.h"
 #include "light/maptext.h"
@@ -15,7 +16,7 @@ namespace light::cli {
 
 void add_view_command(CLI::App& app) {
   struct Args {
-    std::string words, images, out, gt, task = "detedges", title;
+    std::string words, images, out, gt, task = "detedges", title, gazetteer;
     int tile_size = 254, quality = 85;
     bool quiet = false;
   };
@@ -28,11 +29,13 @@ void add_view_command(CLI::App& app) {
   cmd->add_option("--task", a->task, "With --gt: detedges (the words are the ground truth's) or detrecedges (a spotter's)")
       ->capture_default_str();
   cmd->add_option("--title", a->title, "The page's title (default: the words file's name)");
+  cmd->add_option("--gazetteer", a->gazetteer, "Show each phrase's place in this gazetteer index beside it (light gazetteer build; "
+                                               "\"default\": GeoNames cities500)");
   cmd->add_option("--tile-size", a->tile_size, "Deep-zoom tile side in px")->capture_default_str();
   cmd->add_option("--jpeg-quality", a->quality, "JPEG quality of the map tiles")->capture_default_str();
   cmd->add_flag("-q,--quiet", a->quiet, "No progress or summary on standard error");
   cmd->callback([a] {
-    check_output_is_not_input("-o/--out", a->out, {{"--words", a->words}, {"--images", a->images}, {"--gt", a->gt}});
+    check_output_is_not_input("-o/--out", a->out, {{"--words", a->words}, {"--images", a->images}, {"--gt", a->gt}, {"--gazetteer", a->gazetteer}});
     view::ViewOptions o;
     if (!a->gt.empty()) {
       if (a->task != "detedges" && a->task != "detrecedges") throw Error("--task: expected detedges or detrecedges");
@@ -48,6 +51,13 @@ void add_view_command(CLI::App& app) {
     if (!a->gt.empty()) {
       gt = maptext::read_maptext(a->gt, {maptext::Kind::GroundTruth, false});
       o.gt = &gt;
+    }
+    if (!a->gazetteer.empty()) {
+      LinkArgs la;
+      la.gazetteer = a->gazetteer == "default" ? default_gazetteer() : a->gazetteer;
+      la.georef = "names", la.images = a->images;  // a place where the map's names put it, when they agree
+      la.quiet = true;
+      o.places = link_places(la, linked).places;
     }
     const std::string images = a->images;
     view::write_view(linked, [&](const std::string& key) { return data::find_tile_image(images, key); }, a->out, o);

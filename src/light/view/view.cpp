@@ -97,6 +97,7 @@ std::string view_data_json(const maptext::Dataset& linked, const std::vector<Pyr
     const auto words = flat_words(tile);
     Json polys = Json::array(), texts = Json::array(), phrase_of = Json::array(), next = Json::array(), prob = Json::array();
     Json phrases = Json::array();
+    const std::vector<std::optional<output::PlaceLink>> places = opt.places ? opt.places(tile.image) : std::vector<std::optional<output::PlaceLink>>{};
     size_t at = 0;
     for (size_t g = 0; g < tile.groups.size(); ++g) {
       Json members = Json::array();
@@ -114,6 +115,8 @@ std::string view_data_json(const maptext::Dataset& linked, const std::vector<Pyr
         if (w.text && !w.text->empty()) text += (text.empty() ? "" : " ") + *w.text;
       }
       phrases.push_back({{"text", text}, {"n", search::normalize(text)}, {"words", members}});
+      if (g < places.size() && places[g])
+        phrases.back()["place"] = {{"uri", places[g]->uri}, {"name", places[g]->name}, {"accepted", places[g]->accepted}};
     }
     img["words"] = polys, img["texts"] = texts, img["phrase"] = phrase_of, img["next"] = next, img["prob"] = prob;
     img["phrases"] = phrases;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "light/eval/evaluator.h"
+#include "light/export/phrases.h"
 #include "light/maptext.h"
 #include "light/view/pyramid.h"
 
@@ -21,11 +22,12 @@ struct ViewOptions {
   eval::Task task = eval::Task::DetEdges;    // the task the verdicts are taken under
   PyramidOptions pyramid;
   bool progress = true;
+  output::PlacesFor places;  // each phrase's gazetteer place (light view --gazetteer): shown beside it, linked
 };
 
 // The page's data (data.js): per image its key, size, pyramid, words (polygons, texts, phrase,
 // successor, the model's successor_probability, the verdict on its link), phrases (text, normalised
-// text, words) and missed links; the abbreviations search expands; with ground truth the scores.
+// text, words, and with places its place: uri, name, accepted) and missed links; the abbreviations search expands; with ground truth the scores.
 // `pyramids` holds each image's pyramid (in `linked` order); a JSON object text.
 std::string view_data_json(const maptext::Dataset& linked, const std::vector<Pyramid>& pyramids, const ViewOptions& options);
 

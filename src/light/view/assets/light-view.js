@@ -233,6 +233,7 @@
     const ph = img.phrases[img.phrase[i]];
     const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
     let html = `<div class="word">${esc(img.texts[i] || '(no text)')}</div><div>phrase: ${esc(ph.text)}</div>`;
+    if (ph.place) html += `<div>place: ${esc(ph.place.name)}${ph.place.accepted ? '' : ' (to check)'}</div>`;
     const next = img.next[i];
     html += next >= 0 ? `<div>next word: ${esc(img.texts[next] || '(no text)')}</div>` : '<div class="muted">ends its phrase</div>';
     // successor_probability: the model's probability of the link given, or of "no successor" at a phrase's end.
@@ -285,6 +286,23 @@
         where.className = 'where';
         where.textContent = img.key;
         li.appendChild(where);
+      }
+      const place = img.phrases[m.phrase].place;
+      if (place && /^https?:/.test(place.uri)) {  // the gazetteer's page of the place, beside the phrase
+        const a = document.createElement('a');
+        a.className = 'place' + (place.accepted ? '' : ' unsure');
+        a.href = place.uri;
+        a.target = '_blank';
+        a.rel = 'noopener';
+        a.textContent = place.name;
+        a.title = place.accepted ? 'the place this phrase names' : 'a candidate place, to check';
+        a.addEventListener('click', (e) => e.stopPropagation());
+        li.appendChild(a);
+      } else if (place) {
+        const span = document.createElement('span');
+        span.className = 'place' + (place.accepted ? '' : ' unsure');
+        span.textContent = place.name;
+        li.appendChild(span);
       }
       li.addEventListener('click', () => flyTo(m.image, m.phrase));
       ol.appendChild(li);
