@@ -274,3 +274,31 @@ TEST(PlaceCommand, WritesEachPhrasesCandidatesAndRefusesToWriteOverAnInput) {
   EXPECT_NE(r.err.find(linked), std::string::npos) << r.err;
   std::filesystem::remove_all(dir);
 }
+
+TEST(ReadConfusions, ASpottersUsualMisreadingCostsLessThanALetterWrongAtRandom) {
+  const std::string dir = test::temp_dir();
+  test::write_text(dir + "/c.tsv", "# printed\tread\tcost\tcount\nn\tm\t0.5\t10\nc\te\t0.75\t3\n");
+  const geo::ReadConfusions c = geo::ReadConfusions::read(dir + "/c.tsv");
+  EXPECT_EQ(c.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.substitution(U'n', U'm'), 0.5);
+  EXPECT_DOUBLE_EQ(c.substitution(U'm', U'n'), 1.0);  // one way only: what is printed, what is read
+  EXPECT_DOUBLE_EQ(c.distance(U"canewdon", U"canewdom"), 0.5);
+  EXPECT_DOUBLE_EQ(c.distance(U"canewdon", U"canewdox"), 1.0);
+  EXPECT_DOUBLE_EQ(c.distance(U"canewdon", U"canewd"), 2.0);
+  // Matching: "Canewdom" (n read as m) scores above "Canewdox" (x at random).
+  const geo::Gazetteer g = sample();
+  geo::MatchOptions o;
+  o.confusions = &c;
+  const auto m = geo::match_places(g, {"Canewdom", "Canewdox"}, o);
+  ASSERT_FALSE(m[0].candidates.empty());
+  ASSERT_FALSE(m[1].candidates.empty());
+  EXPECT_NEAR(m[0].candidates[0].score, 1 - 0.5 / 8, 1e-9);
+  EXPECT_NEAR(m[1].candidates[0].score, 1 - 1.0 / 8, 1e-9);
+  // A bad row: named by file, line and column.
+  test::write_text(dir + "/bad.tsv", "n\tm\t0.5\nrn\tm\t0.5\n");
+  EXPECT_EQ(error_of([&] { geo::ReadConfusions::read(dir + "/bad.tsv"); }),
+            dir + "/bad.tsv:2: column 1 (printed): expected one character, got \"rn\"");
+  test::write_text(dir + "/bad2.tsv", "n\tm\t1.5\n");
+  EXPECT_EQ(error_of([&] { geo::ReadConfusions::read(dir + "/bad2.tsv"); }), dir + "/bad2.tsv:1: column 3 (cost): expected a number in (0, 1], got \"1.5\"");
+  std::filesystem::remove_all(dir);
+}

@@ -10,12 +10,19 @@
 #include "light/cli/commands.h"
 #include "light/error.h"
 #include "light/geo/gazetteer_index.h"
+#include "light/geo/read_confusions.h"
 #include "light/util/bundled.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
 
 std::string default_gazetteer() { return geo::default_gazetteer(executable_dir()); }
+
+std::shared_ptr<const geo::ReadConfusions> read_confusions(const std::string& option) {
+  const std::string path = option.empty() ? geo::default_confusions_path(executable_dir()) : option == "none" ? "" : option;
+  if (path.empty()) return nullptr;
+  return std::make_shared<const geo::ReadConfusions>(geo::ReadConfusions::read(path));
+}
 
 namespace {
 

@@ -26,7 +26,7 @@ namespace light::cli {
 namespace {
 
 struct GeorefArgs {
-  std::string linked, images, gazetteer, out, iiif_base;
+  std::string linked, images, gazetteer, out, iiif_base, confusions;
   size_t min_names = 5;
   double tolerance = 0.02, max_rotation = 30;
   std::string anchor = "positions";
@@ -44,6 +44,7 @@ void run_georef(const GeorefArgs& a) {
   const auto phrases = search::read_linked_phrases(a.linked);
   if (!phrases) throw Error(a.linked + " (--from-names): not a linked file (MapText JSON or light's GeoJSON)");
   const geo::Gazetteer g = geo::Gazetteer::open(gazetteer_path);
+  const auto confusions = read_confusions(a.confusions);
   std::map<std::string, std::vector<size_t>> by_image;
   std::vector<std::string> order;
   for (size_t k = 0; k < phrases->size(); ++k) {
@@ -63,7 +64,7 @@ void run_georef(const GeorefArgs& a) {
     o.anchor = a.anchor == "positions" ? geo::NamesGeoreferenceOptions::Anchor::Positions
                : a.anchor == "edge"    ? geo::NamesGeoreferenceOptions::Anchor::Edge
                                        : geo::NamesGeoreferenceOptions::Anchor::Centre;
-    geo::MapNames m = geo::match_map_names(image, std::move(ps), width, height, g, true, o);
+    geo::MapNames m = geo::match_map_names(image, std::move(ps), width, height, g, true, o, confusions.get());
     if (stems.count(m.stem)) throw Error(a.linked + ": images " + stems[m.stem] + " and " + image + " share the name " + m.stem + "; georeference them apart");
     stems[m.stem] = image;
     maps.push_back(std::move(m));
@@ -107,6 +108,8 @@ void add_georef_command(CLI::App& app) {
   cmd->add_option("--max-rotation", a->max_rotation, "Degrees north may turn from up")->capture_default_str();
   cmd->add_option("--anchor", a->anchor, "Where a place lies by its label: positions (the nearest of the eight a cartographer uses), edge (of the label's box) or centre")
       ->capture_default_str();
+  cmd->add_option("--confusions", a->confusions,
+                  "The spotter's misreadings that cost less (printed, read, cost rows; none: every one an edit; default: the bundled spotter's)");
   cmd->add_option("--iiif-base", a->iiif_base, "The IIIF Image API base URL of the maps (each map's id: BASE/NAME)");
   cmd->add_flag("--overwrite", a->overwrite, "Replace an existing output folder");
   cmd->add_flag("-q,--quiet", a->quiet, "No report on standard error");

@@ -17,7 +17,7 @@ namespace light::cli {
 namespace {
 
 struct PlaceArgs {
-  std::string linked, gazetteer, out;
+  std::string linked, gazetteer, out, confusions;
   long long candidates = 5;
   int max_edits = -1;
   bool all = false, quiet = false;
@@ -43,7 +43,8 @@ void run_place(const PlaceArgs& a) {
   if (a.candidates < 1) throw Error("--candidates: expected 1 or more, got " + std::to_string(a.candidates));
   if (a.max_edits < -1) throw Error("--max-edits: expected a number of character edits, 0 or more");
   const std::string gazetteer_path = a.gazetteer.empty() ? default_gazetteer() : a.gazetteer;
-  if (!a.out.empty()) check_output_is_not_input("-o/--out", a.out, {{"LINKED", a.linked}, {"--gazetteer", gazetteer_path}});
+  if (!a.out.empty())
+    check_output_is_not_input("-o/--out", a.out, {{"LINKED", a.linked}, {"--gazetteer", gazetteer_path}, {"--confusions", a.confusions}});
   const auto phrases = search::read_linked_phrases(a.linked);
   if (!phrases) throw Error(a.linked + ": not a linked file (MapText JSON or light's GeoJSON)");
   const geo::Gazetteer g = geo::Gazetteer::open(gazetteer_path);
@@ -52,6 +53,8 @@ void run_place(const PlaceArgs& a) {
   geo::MatchOptions o;
   o.candidates = static_cast<size_t>(a.candidates);
   o.max_edits = a.max_edits;
+  const auto confusions = read_confusions(a.confusions);
+  o.confusions = confusions.get();
   const std::vector<geo::PhrasePlaces> matched = geo::match_places(g, texts, o);
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   size_t with = 0, accepted = 0;
@@ -91,6 +94,8 @@ void add_place_command(CLI::App& app) {
   cmd->add_option("-o,--out", a->out, "JSON: each phrase's candidate places, best first, and whether the best is accepted");
   cmd->add_option("--candidates", a->candidates, "Candidates kept a phrase")->capture_default_str();
   cmd->add_option("--max-edits", a->max_edits, "Most character edits (default: a quarter of the phrase's letters, at most 3)");
+  cmd->add_option("--confusions", a->confusions,
+                  "The spotter's misreadings that cost less (printed, read, cost rows; none: every one an edit; default: the bundled spotter's)");
   cmd->add_flag("--all", a->all, "Also list the phrases without a candidate");
   cmd->add_flag("-q,--quiet", a->quiet, "No summary on standard error");
   cmd->callback([a] { run_place(*a); });

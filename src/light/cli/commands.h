@@ -1,11 +1,16 @@
 // Each `light` subcommand registers itself on the CLI11 app. Commands are thin: they parse
 // options, call the library, print, and let light::Error reach run_app (app.h) for a clean exit.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace CLI {
 class App;
+}
+
+namespace light::geo {
+class ReadConfusions;
 }
 
 namespace light::cli {
@@ -27,6 +32,9 @@ void add_place_command(CLI::App& app);
 void add_georef_command(CLI::App& app);
 // The default gazetteer index (geo::default_gazetteer from this executable's folder).
 std::string default_gazetteer();
+// A spotter's confusions table: --confusions FILE, "none", or "" for the bundled spotter's (nullptr
+// when it has none).
+std::shared_ptr<const geo::ReadConfusions> read_confusions(const std::string& option);
 void add_view_command(CLI::App& app);
 void add_import_ppocr_command(CLI::App& app);
 void add_spot_command(CLI::App& app);

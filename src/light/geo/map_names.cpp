@@ -34,7 +34,7 @@ LabelCandidates label_of(const search::Phrase& p) {
 }
 
 MapNames match_map_names(const std::string& image, std::vector<search::Phrase> phrases, int width, int height, const Gazetteer& g,
-                         bool georeference, const NamesGeoreferenceOptions& options) {
+                         bool georeference, const NamesGeoreferenceOptions& options, const ReadConfusions* confusions) {
   MapNames m;
   m.image = image;
   m.stem = std::filesystem::path(image).stem().string();
@@ -49,6 +49,7 @@ MapNames match_map_names(const std::string& image, std::vector<search::Phrase> p
   // candidates a phrase.
   MatchOptions mo;
   mo.spatial = !georeference;
+  mo.confusions = confusions;
   if (georeference) mo.candidates = 15;
   m.matches = match_places(g, texts, mo);
   for (size_t i = 0; i < m.phrases.size(); ++i) {

@@ -33,7 +33,8 @@ LabelCandidates label_of(const search::Phrase& phrase);
 
 // The phrases of one map (of width x height pixels) matched to `gazetteer`; georeferenced from them
 // when `georeference`.
+// `confusions`: the spotter's misreadings (MatchOptions::confusions), or nullptr.
 MapNames match_map_names(const std::string& image, std::vector<search::Phrase> phrases, int width, int height, const Gazetteer& gazetteer,
-                         bool georeference, const NamesGeoreferenceOptions& options = {});
+                         bool georeference, const NamesGeoreferenceOptions& options = {}, const ReadConfusions* confusions = nullptr);
 
 }  // namespace light::geo

@@ -113,14 +113,18 @@ std::vector<PhrasePlaces> match_places(const Gazetteer& g, const std::vector<std
     p.query = street_or_saint(without_letter_spacing(p.text));
     if (!is_valid_utf8(p.query) || !names_a_place(p.query)) continue;
     p.implied_class = implied_feature_class(p.query);
-    const size_t length = code_point_count(search::normalize(p.query));
+    const std::u32string query = utf8_decode(search::normalize(p.query));
+    const size_t length = query.size();
     for (const NameMatch& m : g.find(p.query, o.max_edits, std::max<size_t>(o.candidates * 4, 20))) {
       PlaceCandidate c;
       c.place = g.place(m.place);
       const PlaceName n = g.name(m.name);
       c.matched = n.text, c.name = m.name, c.edits = m.edits, c.historic = n.about.historic;
       const double longer = static_cast<double>(std::max(length, code_point_count(n.normalized)));
-      c.score = 1.0 - static_cast<double>(m.edits) / std::max(1.0, longer);
+      // The name as printed (the gazetteer's) read as the phrase: a spotter's usual misreadings cost less.
+      const double edits = o.confusions && m.edits > 0 ? std::min<double>(m.edits, o.confusions->distance(utf8_decode(n.normalized), query))
+                                                       : static_cast<double>(m.edits);
+      c.score = 1.0 - edits / std::max(1.0, longer);
       if (!p.implied_class.empty() && c.place.feature_class != p.implied_class) c.score *= o.other_class;
       if (c.score >= o.min_score) p.candidates.push_back(std::move(c));
     }

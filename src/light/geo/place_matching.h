@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "light/geo/gazetteer_index.h"
+#include "light/geo/read_confusions.h"
 
 namespace light::geo {
 
@@ -31,6 +32,9 @@ struct PhrasePlaces {
 struct MatchOptions {
   size_t candidates = 5;  // kept a phrase
   int max_edits = -1;     // -1: search::auto_max_edits of the phrase's length
+  // A spotter's misreadings (its confusions.tsv): a name misread that way scores as fewer edits off.
+  // nullptr: every substitution one edit.
+  const ReadConfusions* confusions = nullptr;
   // A candidate of another class than the phrase's generic word implies: its score times this.
   double other_class = 0.6;
   // Candidates whose name and class score under this are dropped (before the spatial factor, which
