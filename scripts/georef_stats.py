@@ -41,8 +41,33 @@ def design(pts, kind):
     return np.stack(cols, axis=1)
 
 
+def tps(src, dst):
+    m, s = src.mean(axis=0), np.abs(src - src.mean(axis=0)).max() or 1.0
+    c = (src - m) / s
+    n = len(c)
+
+    def kernel(a, b):
+        r2 = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(r2 > 0, 0.5 * r2 * np.log(r2), 0.0)
+    a = np.zeros((n + 3, n + 3))
+    a[:n, :n] = kernel(c, c)
+    a[:n, n], a[:n, n + 1], a[:n, n + 2] = 1, c[:, 0], c[:, 1]
+    a[n:, :n] = a[:n, n:].T
+    b = np.zeros((n + 3, 2))
+    b[:n] = dst
+    w = np.linalg.lstsq(a, b, rcond=None)[0]
+
+    def apply(p):
+        q = (p - m) / s
+        return kernel(q, c) @ w[:n] + w[n] + q[:, :1] * w[n + 1] + q[:, 1:2] * w[n + 2]
+    return apply
+
+
 def fit(kind, src, dst):
     """A function mapping src-plane points to dst, fitted as light fits it."""
+    if kind == "thin_plate_spline":
+        return tps(src, dst)
     if kind == "helmert":
         n = len(src)
         a = np.zeros((2 * n, 4))

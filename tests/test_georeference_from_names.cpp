@@ -261,3 +261,27 @@ TEST(LinkPlaces, WritesEachPhrasesPlaceAndTheMapPlacedByItsNamesInGeoJsonAndWebA
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.json"));
   std::filesystem::remove_all(dir);
 }
+
+TEST(PointTransforms, TheThinPlateSplinePassesThroughItsPointsAndBendsBetweenThem) {
+  std::vector<geo::PlanePoint> from, to;
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const double x = 50.0 * i, y = 40.0 * j;
+      from.push_back({x, y});
+      to.push_back({x + 5 * std::sin(y / 40.0), y + 3 * std::cos(x / 50.0)});  // a bend no polynomial of order 1-3 is
+    }
+  const auto t = geo::PointTransform::fit(geo::TransformKind::ThinPlateSpline, from, to);
+  ASSERT_TRUE(t);
+  for (size_t k = 0; k < from.size(); ++k) {
+    EXPECT_NEAR(t->apply(from[k]).x, to[k].x, 1e-6);
+    EXPECT_NEAR(t->apply(from[k]).y, to[k].y, 1e-6);
+  }
+  // An affine map it reproduces everywhere, not only at the points.
+  std::vector<geo::PlanePoint> affine;
+  for (const auto& p : from) affine.push_back({2 * p.x + p.y + 1, -p.x + 3 * p.y});
+  const auto a = geo::PointTransform::fit(geo::TransformKind::ThinPlateSpline, from, affine);
+  ASSERT_TRUE(a);
+  EXPECT_NEAR(a->apply({77, 33}).x, 2 * 77 + 33 + 1, 1e-6);
+  EXPECT_NEAR(a->apply({77, 33}).y, -77 + 3 * 33, 1e-6);
+  EXPECT_STREQ(geo::transform_name(geo::TransformKind::ThinPlateSpline), "thin_plate_spline");
+}

@@ -37,6 +37,7 @@ std::string xml_escaped(const std::string& s) {
 
 nlohmann::ordered_json allmaps_transformation(TransformKind kind) {
   if (kind == TransformKind::Helmert) return {{"type", "helmert"}};
+  if (kind == TransformKind::ThinPlateSpline) return {{"type", "thinPlateSpline"}};
   return {{"type", "polynomial"}, {"options", {{"order", polynomial_order(kind)}}}};
 }
 

@@ -180,10 +180,14 @@ NamesGeoreference georeference_from_names(const std::vector<LabelCandidates>& la
   }
   // 3. The transform with the least leave-one-out error among those the points allow (a simpler one
   // kept unless a richer one is 10 % better), fitted to every agreeing name.
-  const std::pair<TransformKind, size_t> kinds[] = {{TransformKind::Helmert, 2}, {TransformKind::Affine, 4}, {TransformKind::Polynomial2, 12}, {TransformKind::Polynomial3, 25}};
+  // The spline passes through every point: tried from 10, when the points are many enough to show a
+  // bend, and not past 80 (its leave-one-out fits cost n^4).
+  const std::pair<TransformKind, size_t> kinds[] = {{TransformKind::Helmert, 2},      {TransformKind::Affine, 4},
+                                                    {TransformKind::Polynomial2, 12}, {TransformKind::Polynomial3, 25},
+                                                    {TransformKind::ThinPlateSpline, 10}};
   double chosen_error = 0;
   for (const auto& [kind, needs] : kinds) {
-    if (plane.size() < needs) continue;
+    if (plane.size() < needs || (kind == TransformKind::ThinPlateSpline && plane.size() > 80)) continue;
     const auto e = leave_one_out_rms(kind, plane, pixels);
     if (!e) continue;
     out.tried.push_back({kind, *e});

@@ -19,6 +19,9 @@ std::vector<double> monomials(double x, double y, int order) {
   return m;
 }
 
+// The thin-plate spline's radial basis, r^2 log r.
+double tps_kernel(double r2) { return r2 > 0 ? 0.5 * r2 * std::log(r2) : 0.0; }
+
 // The least-squares solution of A c = b; nullopt when A is rank-deficient.
 std::optional<std::vector<double>> solve(const cv::Mat& a, const cv::Mat& b) {
   cv::SVD svd(a, cv::SVD::MODIFY_A);
@@ -51,6 +54,7 @@ const char* transform_name(TransformKind kind) {
     case TransformKind::Affine: return "affine";
     case TransformKind::Polynomial2: return "polynomial2";
     case TransformKind::Polynomial3: return "polynomial3";
+    case TransformKind::ThinPlateSpline: return "thin_plate_spline";
   }
   return "";
 }
@@ -61,6 +65,7 @@ size_t min_points(TransformKind kind) {
     case TransformKind::Affine: return 3;
     case TransformKind::Polynomial2: return 6;
     case TransformKind::Polynomial3: return 10;
+    case TransformKind::ThinPlateSpline: return 3;
   }
   return 0;
 }
@@ -93,6 +98,29 @@ std::optional<PointTransform> PointTransform::fit(TransformKind kind, const std:
     t.cy_ = {(*c)[3], (*c)[1], (*c)[0]};
     return t;
   }
+  if (kind == TransformKind::ThinPlateSpline) {  // [K P; P^T 0] [w; a] = [v; 0], K_ij = U(|p_i - p_j|)
+    const int m = static_cast<int>(n) + 3;
+    cv::Mat a = cv::Mat::zeros(m, m, CV_64F), bx = cv::Mat::zeros(m, 1, CV_64F), by = cv::Mat::zeros(m, 1, CV_64F);
+    for (size_t i = 0; i < n; ++i) {
+      const PlanePoint p = f(i), q = g(i);
+      t.centres_.push_back(p);
+      for (size_t j = 0; j < n; ++j) {
+        const PlanePoint r = f(j);
+        a.at<double>(static_cast<int>(i), static_cast<int>(j)) = tps_kernel(std::pow(p.x - r.x, 2) + std::pow(p.y - r.y, 2));
+      }
+      const int row = static_cast<int>(i), col = static_cast<int>(n);
+      a.at<double>(row, col) = a.at<double>(col, row) = 1;
+      a.at<double>(row, col + 1) = a.at<double>(col + 1, row) = p.x;
+      a.at<double>(row, col + 2) = a.at<double>(col + 2, row) = p.y;
+      bx.at<double>(row) = q.x, by.at<double>(row) = q.y;
+    }
+    // A square system: LU, both coordinates at once (SVD would cost ten times as much).
+    cv::Mat b, c;
+    cv::hconcat(bx, by, b);
+    if (!cv::solve(a, b, c, cv::DECOMP_LU)) return std::nullopt;
+    for (int i = 0; i < m; ++i) t.cx_.push_back(c.at<double>(i, 0)), t.cy_.push_back(c.at<double>(i, 1));
+    return t;
+  }
   const int order = polynomial_order(kind);
   const size_t terms = monomials(0, 0, order).size();
   cv::Mat a(static_cast<int>(n), static_cast<int>(terms), CV_64F), bx(static_cast<int>(n), 1, CV_64F), by(static_cast<int>(n), 1, CV_64F);
@@ -110,6 +138,15 @@ std::optional<PointTransform> PointTransform::fit(TransformKind kind, const std:
 
 PlanePoint PointTransform::apply(PlanePoint p) const {
   const double x = (p.x - from_mean_.x) / from_scale_, y = (p.y - from_mean_.y) / from_scale_;
+  if (kind_ == TransformKind::ThinPlateSpline) {
+    const size_t n = centres_.size();
+    double u = cx_[n] + cx_[n + 1] * x + cx_[n + 2] * y, v = cy_[n] + cy_[n + 1] * x + cy_[n + 2] * y;
+    for (size_t i = 0; i < n; ++i) {
+      const double k = tps_kernel(std::pow(x - centres_[i].x, 2) + std::pow(y - centres_[i].y, 2));
+      u += cx_[i] * k, v += cy_[i] * k;
+    }
+    return {to_mean_.x + u * to_scale_, to_mean_.y + v * to_scale_};
+  }
   const auto m = monomials(x, y, polynomial_order(kind_));
   double u = 0, v = 0;
   for (size_t k = 0; k < cx_.size(); ++k) u += cx_[k] * m[k], v += cy_[k] * m[k];

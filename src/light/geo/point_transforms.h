@@ -1,6 +1,6 @@
 // Plane-to-plane transforms fitted to control points by least squares: Helmert (a similarity: shift,
 // turn, one scale), affine, and polynomials of order 2 and 3, as GDAL's GCP transformer and Allmaps
-// fit them; a transform's leave-one-out error (each point predicted by the fit to the others), the
+// fit them, and the thin-plate spline through the points (GDAL's -tps, Allmaps' thinPlateSpline); a transform's leave-one-out error (each point predicted by the fit to the others), the
 // measure that chooses among them; and the azimuthal equidistant projection that puts longitude and
 // latitude on a plane around a map's centre for the fit.
 #pragma once
@@ -14,9 +14,11 @@ struct PlanePoint {
   double x = 0, y = 0;
 };
 
-enum class TransformKind { Helmert, Affine, Polynomial2, Polynomial3 };
-const char* transform_name(TransformKind kind);  // "helmert", "affine", "polynomial2", "polynomial3"
-// Least control points a kind needs (2, 3, 6, 10) and its polynomial order (1 for Helmert and affine).
+enum class TransformKind { Helmert, Affine, Polynomial2, Polynomial3, ThinPlateSpline };
+// "helmert", "affine", "polynomial2", "polynomial3", "thin_plate_spline"
+const char* transform_name(TransformKind kind);
+// Least control points a kind needs (2, 3, 6, 10, 3) and its polynomial order (1 for Helmert, affine
+// and the spline's affine part).
 size_t min_points(TransformKind kind);
 int polynomial_order(TransformKind kind);
 
@@ -39,6 +41,7 @@ class PointTransform {
   PlanePoint from_mean_, to_mean_;
   double from_scale_ = 1, to_scale_ = 1;
   std::vector<double> cx_, cy_;  // coefficients over the monomials of (x, y), in polynomial order
+  std::vector<PlanePoint> centres_;  // the spline's control points (normalised); cx_, cy_ then hold their weights, then the affine part
 };
 
 // Root mean square of each point's distance to where the fit to the other points puts it; nullopt
