@@ -260,6 +260,8 @@ TEST(PlaceCommand, WritesEachPhrasesCandidatesAndRefusesToWriteOverAnInput) {
   EXPECT_EQ(j[0]["candidates"][0]["id"], 1001);
   EXPECT_EQ(j[1]["group"], 1);
   EXPECT_EQ(j[1]["candidates"][0]["id"], 4228147);
+  EXPECT_EQ(j[1]["candidates"][0]["uri"], "https://sws.geonames.org/4228147/");
+  EXPECT_EQ(j[0]["candidates"][0]["uri"], "urn:light:place:1001");  // a place of the user's table
   EXPECT_EQ(j[1]["candidates"][0]["feature_code"], "PPLA2");
   EXPECT_EQ(j[1]["accepted"], true);
   // The output over the linked file: refused, the file unchanged.

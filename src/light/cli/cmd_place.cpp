@@ -25,6 +25,7 @@ struct PlaceArgs {
 
 nlohmann::ordered_json candidate_json(const geo::PlaceCandidate& c) {
   nlohmann::ordered_json j = {{"id", c.place.id},
+                              {"uri", geo::place_uri(c.place)},
                               {"name", c.place.name},
                               {"matched", c.matched},
                               {"edits", c.edits},

@@ -19,9 +19,7 @@ namespace {
 output::PlaceLink place_link(const geo::MapNames& m, size_t phrase, int k) {
   const geo::PlaceCandidate& c = m.matches[phrase].candidates[static_cast<size_t>(k)];
   output::PlaceLink p;
-  // A place of a user's table: its id is the table's, or its line.
-  p.uri = c.place.geonames ? "https://sws.geonames.org/" + std::to_string(c.place.id) + "/"
-                                    : "urn:light:place:" + std::to_string(c.place.id);
+  p.uri = geo::place_uri(c.place);
   p.name = c.place.name, p.feature_class = c.place.feature_class, p.feature_code = c.place.feature_code, p.country = c.place.country;
   p.lon = c.place.lon, p.lat = c.place.lat, p.score = std::round(c.score * 1000) / 1000;
   p.placed = phrase < m.placed.size() && m.placed[phrase] == k;

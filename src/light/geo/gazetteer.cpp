@@ -246,4 +246,8 @@ std::string feature_class_of(const std::string& code) {
   return it == table.end() ? "" : it->second;
 }
 
+std::string place_uri(const Place& p) {
+  return p.geonames ? "https://sws.geonames.org/" + std::to_string(p.id) + "/" : "urn:light:place:" + std::to_string(p.id);
+}
+
 }  // namespace light::geo

@@ -24,6 +24,10 @@ struct Place {
   bool geonames = false;       // from a GeoNames dump (its id is GeoNames'), not a user's table
 };
 
+// A place's URI: https://sws.geonames.org/ID/ for a GeoNames place, urn:light:place:ID for one of a
+// user's table.
+std::string place_uri(const Place& place);
+
 // A place's other name.
 struct AlternateName {
   std::string text;
