@@ -21,6 +21,8 @@ import sys
 
 import numpy as np
 
+from word_boxes import box, iou
+
 R = 6371008.8
 
 
@@ -81,19 +83,6 @@ def fit(kind, src, dst):
     cx = np.linalg.lstsq(a, dst[:, 0], rcond=None)[0]
     cy = np.linalg.lstsq(a, dst[:, 1], rcond=None)[0]
     return lambda p: np.stack([design((p - m) / s, kind) @ cx, design((p - m) / s, kind) @ cy], axis=1)
-
-
-def box(vertices):
-    xs, ys = [v[0] for v in vertices], [v[1] for v in vertices]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def iou(a, b):
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def group_boxes(dataset):

@@ -16,24 +16,12 @@ import json
 import sys
 import unicodedata
 
+from word_boxes import box, iou
+
 
 def norm(text):
     t = unicodedata.normalize("NFKD", text).casefold()
     return "".join(c for c in t if not unicodedata.combining(c))
-
-
-def box(w):
-    xs = [v[0] for v in w["vertices"]]
-    ys = [v[1] for v in w["vertices"]]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def iou(a, b):
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def substitutions(a, b):
@@ -83,11 +71,11 @@ def main():
             for w in g:
                 if not w.get("text"):
                     continue
-                b = box(w)
+                b = box(w["vertices"])
                 best, best_iou = None, 0.5
                 for k, u in enumerate(truth):
-                    if k not in used and iou(b, box(u)) >= best_iou:
-                        best, best_iou = k, iou(b, box(u))
+                    if k not in used and iou(b, box(u["vertices"])) >= best_iou:
+                        best, best_iou = k, iou(b, box(u["vertices"]))
                 if best is None:
                     continue
                 used.add(best)

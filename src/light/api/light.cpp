@@ -10,6 +10,7 @@
 #include "light/export/phrases.h"
 #include "light/geo/gazetteer_index.h"
 #include "light/geo/georeference_files.h"
+#include "light/geo/map_names.h"
 #include "light/geo/image_georeferences.h"
 #include "light/image/resize.h"
 #include "light/link/heuristic_linking.h"
@@ -113,18 +114,8 @@ std::vector<SearchMatch> search_files(const std::string& query, const std::strin
 std::string places(const maptext::Dataset& linked, const PlacesOptions& options) {
   if (options.georeference && options.images_dir.empty()) throw Error("georeference: give images_dir, the folder holding the map images (their sizes)");
   const geo::Gazetteer g = geo::Gazetteer::open(options.gazetteer.empty() ? geo::default_gazetteer(executable_dir(), "gazetteer") : options.gazetteer);
-  std::map<std::string, std::vector<search::Phrase>> by_image;
-  std::vector<std::string> order;
-  for (auto& p : search::dataset_phrases(linked)) {
-    if (!by_image.count(p.image)) order.push_back(p.image);
-    by_image[p.image].push_back(std::move(p));
-  }
-  std::vector<geo::MapNames> maps;
-  for (const std::string& image : order) {
-    int width = 0, height = 0;
-    if (options.georeference) std::tie(width, height) = image::image_size(data::find_tile_image(options.images_dir, image));
-    maps.push_back(geo::match_map_names(image, std::move(by_image[image]), width, height, g, options.georeference));
-  }
+  const auto size_of = [&](const std::string& image) { return image::image_size(data::find_tile_image(options.images_dir, image)); };
+  const std::vector<geo::MapNames> maps = geo::match_maps(search::dataset_phrases(linked), g, options.georeference, size_of);
   return geo::georeferences_json(maps);
 }
 

@@ -2,23 +2,19 @@
 // gazetteer (docs/georeference-from-names.md): ground control points as QGIS/GDAL read them, a IIIF
 // Georeference Annotation, and each phrase's place once the map is placed.
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "light/cli/commands.h"
 #include "light/data/tile_image.h"
 #include "light/error.h"
 #include "light/geo/georeference_files.h"
-#include "light/geo/names_georeference.h"
-#include "light/geo/place_matching.h"
+#include "light/geo/map_names.h"
 #include "light/image/resize.h"
 #include "light/search/phrase_index.h"
-#include "light/util/bundled.h"
 #include "light/util/fs.h"
 
 namespace light::cli {
@@ -45,29 +41,21 @@ void run_georef(const GeorefArgs& a) {
   if (!phrases) throw Error(a.linked + " (--from-names): not a linked file (MapText JSON or light's GeoJSON)");
   const geo::Gazetteer g = geo::Gazetteer::open(gazetteer_path);
   const auto confusions = read_confusions(a.confusions);
-  std::map<std::string, std::vector<size_t>> by_image;
-  std::vector<std::string> order;
-  for (size_t k = 0; k < phrases->size(); ++k) {
-    auto& v = by_image[(*phrases)[k].image];
-    if (v.empty()) order.push_back((*phrases)[k].image);
-    v.push_back(k);
-  }
-  std::vector<geo::MapNames> maps;
+  geo::NamesGeoreferenceOptions o;
+  o.min_names = a.min_names, o.tolerance = a.tolerance, o.max_rotation = a.max_rotation;
+  o.anchor = a.anchor == "positions" ? geo::NamesGeoreferenceOptions::Anchor::Positions
+             : a.anchor == "edge"    ? geo::NamesGeoreferenceOptions::Anchor::Edge
+                                     : geo::NamesGeoreferenceOptions::Anchor::Centre;
+  std::map<std::string, std::string> paths;  // image key -> its file
+  const auto size_of = [&](const std::string& image) {
+    return image::image_size(paths[image] = data::find_tile_image(a.images, image));
+  };
+  const std::vector<geo::MapNames> maps = geo::match_maps(*phrases, g, true, size_of, o, confusions.get());
   std::map<std::string, std::string> stems;
-  for (const std::string& image : order) {
-    const std::string path = data::find_tile_image(a.images, image);
-    const auto [width, height] = image::image_size(path);
-    std::vector<search::Phrase> ps;
-    for (size_t k : by_image[image]) ps.push_back((*phrases)[k]);
-    geo::NamesGeoreferenceOptions o;
-    o.min_names = a.min_names, o.tolerance = a.tolerance, o.max_rotation = a.max_rotation;
-    o.anchor = a.anchor == "positions" ? geo::NamesGeoreferenceOptions::Anchor::Positions
-               : a.anchor == "edge"    ? geo::NamesGeoreferenceOptions::Anchor::Edge
-                                       : geo::NamesGeoreferenceOptions::Anchor::Centre;
-    geo::MapNames m = geo::match_map_names(image, std::move(ps), width, height, g, true, o, confusions.get());
-    if (stems.count(m.stem)) throw Error(a.linked + ": images " + stems[m.stem] + " and " + image + " share the name " + m.stem + "; georeference them apart");
-    stems[m.stem] = image;
-    maps.push_back(std::move(m));
+  for (const geo::MapNames& m : maps) {
+    if (stems.count(m.stem))
+      throw Error(a.linked + ": images " + stems[m.stem] + " and " + m.image + " share the name " + m.stem + "; georeference them apart");
+    stems[m.stem] = m.image;
   }
   check_output_is_not_input("-o/--out", a.out + "/georeferences.json", {{"--from-names", a.linked}, {"--gazetteer", gazetteer_path}});
   if (a.overwrite) clear_output_folder(a.out);
@@ -76,7 +64,7 @@ void run_georef(const GeorefArgs& a) {
   for (const geo::MapNames& m : maps) {
     if (!m.result.ok) continue;
     ++done;
-    const std::string image = std::filesystem::absolute(data::find_tile_image(a.images, m.image)).lexically_normal().string();
+    const std::string image = std::filesystem::absolute(paths[m.image]).lexically_normal().string();
     write_file_atomic(a.out + "/" + m.stem + ".points", geo::qgis_points(m));
     write_file_atomic(a.out + "/" + m.stem + ".vrt", geo::gdal_vrt(m, image, geo::image_bands(image)));
     write_file_atomic(a.out + "/" + m.stem + ".iiif.json", geo::iiif_georeference_annotation(m, a.iiif_base, "file://" + image));

@@ -32,22 +32,18 @@ output::PlaceLink place_link(const geo::MapNames& m, size_t phrase, int k) {
 LinkPlaces link_places(const LinkArgs& a, const maptext::Dataset& linked) {
   const bool georeference = a.georef == "names";
   const std::string path = a.gazetteer.empty() ? default_gazetteer() : a.gazetteer;
-  const auto g = std::make_shared<geo::Gazetteer>(geo::Gazetteer::open(path));
+  const geo::Gazetteer g = geo::Gazetteer::open(path);
   auto maps = std::make_shared<std::map<std::string, geo::MapNames>>();
   const auto confusions = read_confusions("");  // the bundled spotter's
-  const std::vector<search::Phrase> phrases = search::dataset_phrases(linked);
-  std::map<std::string, std::vector<search::Phrase>> by_image;
-  for (const auto& p : phrases) by_image[p.image].push_back(p);
-  for (auto& [image, ps] : by_image) {
-    int width = 0, height = 0;
-    if (georeference) std::tie(width, height) = image::image_size(data::find_tile_image(a.images, image));
-    geo::MapNames m = geo::match_map_names(image, std::move(ps), width, height, *g, georeference, {}, confusions.get());
+  const auto size_of = [&](const std::string& image) { return image::image_size(data::find_tile_image(a.images, image)); };
+  for (geo::MapNames& m : geo::match_maps(search::dataset_phrases(linked), g, georeference, size_of, {}, confusions.get())) {
     if (georeference && !a.quiet) {
       if (m.result.ok)
-        std::fprintf(stderr, "georef: %s: from its names, %zu agree, %s\n", image.c_str(), m.result.gcps.size(), geo::transform_name(m.result.kind));
+        std::fprintf(stderr, "georef: %s: from its names, %zu agree, %s\n", m.image.c_str(), m.result.gcps.size(), geo::transform_name(m.result.kind));
       else
-        std::fprintf(stderr, "georef: %s: not placed by its names (%s): written in pixel coordinates\n", image.c_str(), m.result.reason.c_str());
+        std::fprintf(stderr, "georef: %s: not placed by its names (%s): written in pixel coordinates\n", m.image.c_str(), m.result.reason.c_str());
     }
+    const std::string image = m.image;
     maps->emplace(image, std::move(m));
   }
   LinkPlaces out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 namespace light::geo {
 
@@ -62,6 +63,24 @@ MapNames match_map_names(const std::string& image, std::vector<search::Phrase> p
     m.placed = m.result.placed(m.labels, width, height, options);
   }
   return m;
+}
+
+std::vector<MapNames> match_maps(const std::vector<search::Phrase>& phrases, const Gazetteer& g, bool georeference,
+                                 const std::function<std::pair<int, int>(const std::string&)>& size_of,
+                                 const NamesGeoreferenceOptions& options, const ReadConfusions* confusions) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<search::Phrase>> by_image;
+  for (const search::Phrase& p : phrases) {
+    auto& v = by_image[p.image];
+    if (v.empty()) order.push_back(p.image);
+    v.push_back(p);
+  }
+  std::vector<MapNames> maps;
+  for (const std::string& image : order) {
+    const auto [width, height] = georeference ? size_of(image) : std::pair<int, int>{0, 0};
+    maps.push_back(match_map_names(image, std::move(by_image[image]), width, height, g, georeference, options, confusions));
+  }
+  return maps;
 }
 
 }  // namespace light::geo

@@ -1,7 +1,9 @@
 // One map's names matched to a gazetteer's places and, when asked, the map georeferenced from them:
 // what `light georef --from-names`, `light link --gazetteer` and `--georef names` share.
 #pragma once
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "light/geo/names_georeference.h"
@@ -36,5 +38,11 @@ LabelCandidates label_of(const search::Phrase& phrase);
 // `confusions`: the spotter's misreadings (MatchOptions::confusions), or nullptr.
 MapNames match_map_names(const std::string& image, std::vector<search::Phrase> phrases, int width, int height, const Gazetteer& gazetteer,
                          bool georeference, const NamesGeoreferenceOptions& options = {}, const ReadConfusions* confusions = nullptr);
+
+// Every map's phrases, grouped by image in the order the images first come, matched and, when
+// `georeference`, placed; `size_of(image)` gives a map's width and height (asked only then).
+std::vector<MapNames> match_maps(const std::vector<search::Phrase>& phrases, const Gazetteer& gazetteer, bool georeference,
+                                 const std::function<std::pair<int, int>(const std::string&)>& size_of,
+                                 const NamesGeoreferenceOptions& options = {}, const ReadConfusions* confusions = nullptr);
 
 }  // namespace light::geo
