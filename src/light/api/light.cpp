@@ -115,7 +115,11 @@ std::string places(const maptext::Dataset& linked, const PlacesOptions& options)
   if (options.georeference && options.images_dir.empty()) throw Error("georeference: give images_dir, the folder holding the map images (their sizes)");
   const geo::Gazetteer g = geo::Gazetteer::open(options.gazetteer.empty() ? geo::default_gazetteer(executable_dir(), "gazetteer") : options.gazetteer);
   const auto size_of = [&](const std::string& image) { return image::image_size(data::find_tile_image(options.images_dir, image)); };
-  const std::vector<geo::MapNames> maps = geo::match_maps(search::dataset_phrases(linked), g, options.georeference, size_of);
+  // The bundled spotter's misreadings, as `light place` and `light georef` weigh them.
+  const std::string table = geo::default_confusions_path(executable_dir());
+  const std::optional<geo::ReadConfusions> confusions = table.empty() ? std::nullopt : std::optional(geo::ReadConfusions::read(table));
+  const std::vector<geo::MapNames> maps =
+      geo::match_maps(search::dataset_phrases(linked), g, options.georeference, size_of, {}, confusions ? &*confusions : nullptr);
   return geo::georeferences_json(maps);
 }
 
