@@ -295,6 +295,25 @@ TEST(Spotter, ReadsTheBundledSyntheticTileAsTheEvaluatorMeasuredIt) {
   EXPECT_GT(m.at("char_accuracy"), 0.94);
 }
 
+TEST(Spotter, FindsAWordsReadingMoreLikelyOnItsPixelsThanTheSameWordWithALetterChanged) {
+  light::spot::Spotter spotter(light::test::source_path("models/spotter"));
+  const auto img = light::image::read_rgb(light::test::source_path("data/synth-example/topographic-1500.png"));
+  size_t weighed = 0;
+  for (const auto& w : spotter.spot(img)) {
+    if (w.text.size() < 5 || w.score < 0.95 || weighed >= 10) continue;
+    std::string changed = w.text;
+    changed[changed.size() / 2] = changed[changed.size() / 2] == 'q' ? 'x' : 'q';
+    const auto ll = spotter.text_log_likelihoods(img, w.polygon, {w.text, changed, w.text + "\xE5\x9C\xB0"});  // a Han letter last
+    ASSERT_EQ(ll.size(), 3u);
+    EXPECT_LT(ll[0], 0.0) << w.text;
+    EXPECT_GT(ll[0], std::log(0.2)) << w.text;  // read surely on the line: likely on the word's own strip too
+    EXPECT_LT(ll[1], ll[0] - 3) << w.text;
+    EXPECT_EQ(ll[2], -INFINITY) << w.text;  // not in the Latin alphabet it reads
+    ++weighed;
+  }
+  EXPECT_EQ(weighed, 10u);
+}
+
 TEST(Spotter, FitsEachLinesWordsToTheirLetteringAndSoOutlinesThemMoreTightly) {
   const auto img = light::image::read_rgb(light::test::source_path("data/synth-example/topographic-1500.png"));
   const auto gt = light::maptext::read_maptext(light::test::source_path("data/synth-example/annotations.json"), {});

@@ -129,6 +129,11 @@ void add_link_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--gazetteer", args->gazetteer,
                   "Match the phrases to places of this gazetteer index (default with --georef names: GeoNames cities500); geojson, webanno");
+  cmd->add_option("--reread", args->reread,
+                  "With --georef names: auto (words a spotter read unsurely read again against the names of the places near them, "
+                  "each keeping its reading as \"read_as\") | none")
+      ->check(CLI::IsMember({"auto", "none"}))
+      ->capture_default_str();
   cmd->add_option("--georef-transform", args->georef_transform, "auto | affine | poly1 | poly2 | poly3 | tps (as GDAL's)")
       ->check(CLI::IsMember({"auto", "affine", "poly1", "poly2", "poly3", "tps"}))
       ->capture_default_str();

@@ -57,7 +57,9 @@ void run_link_with_model(const LinkArgs& a) {
     const maptext::Dataset data = spot::spot_images(spotter, listed, !a.quiet);
     const std::string images = std::filesystem::is_regular_file(a.images) ? std::filesystem::path(a.images).parent_path().string() : a.images;
     const auto linked = link::link_with_model(data, linker, images.empty() ? "." : images, mo.progress, &report);
-    write_link_output(a, linked, &data);
+    LinkArgs in_folder = a;  // an image given alone: its words' image keys are its name in its folder
+    in_folder.images = images.empty() ? "." : images;
+    write_link_output(in_folder, linked, &data);
   } else {
     const auto data = read_link_words(a);
     link::ModelLinker linker(a.model, mo);

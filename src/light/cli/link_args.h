@@ -3,11 +3,13 @@
 #pragma once
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "light/export/phrases.h"
+#include "light/geo/word_rereading.h"
 #include "light/maptext.h"
 
 namespace light::cli {
@@ -23,6 +25,9 @@ struct LinkArgs {
   // Places (geo/place_matching.h): the gazetteer index each phrase is matched to ("": none, unless
   // --georef names, which takes the default).
   std::string gazetteer;
+  // With --georef names: words a spotter read unsurely read again against the places near them
+  // (geo/word_rereading.h): auto | none.
+  std::string reread = "auto";
   // A collection (link/collection.h): a folder of words files or a manifest; -o is then a folder.
   std::string collection, shard;
   // A tiled spotter run's tiles (MAP_h<row>_w<col>) put back on their maps: the tiles' stride in
@@ -62,7 +67,15 @@ output::GeoreferenceFor georeference_for(const LinkArgs& args, const maptext::Da
 struct LinkPlaces {
   output::PlacesFor places;
   output::GeoreferenceFor georeference;  // --georef names only
+  // The linked words with the words read again (--reread) in place, each keeping what the spotter
+  // read as "read_as"; null when no word was.
+  std::shared_ptr<const maptext::Dataset> reread;
 };
 LinkPlaces link_places(const LinkArgs& args, const maptext::Dataset& linked);
+// --reread (link_reread.cpp, light-full): per map image key, how likely the spotter's recogniser finds
+// texts on a word's pixels in that image (the spotter of --spotter, else the bundled one, loaded at
+// the first call); an empty function when the image is not found under --images.
+using WordLikelihoodsFor = std::function<geo::WordLikelihoods(const std::string& image)>;
+WordLikelihoodsFor reread_likelihoods(const LinkArgs& args);
 
 }  // namespace light::cli

@@ -64,13 +64,14 @@ void write_link_output(const LinkArgs& a, const maptext::Dataset& linked, const 
     case output::Format::GeoJson: {
       output::GeoJsonOptions o;
       const LinkPlaces places = !a.gazetteer.empty() || a.georef == "names" ? link_places(a, linked) : LinkPlaces{};
+      const maptext::Dataset& words = places.reread ? *places.reread : linked;
       o.places = places.places;
       if (a.georef == "names") o.georeference = places.georeference;
       else if (a.georef != "none") o.georeference = georeference_for(a, linked);
       o.input = input;
       size_t renamed = 0;
       o.own_index_renamed = &renamed;
-      write_file_atomic(a.out, output::geojson_text(linked, o));
+      write_file_atomic(a.out, output::geojson_text(words, o));
       if (renamed > 0)
         std::fprintf(stderr, "note: %s: %zu word(s) carry their own \"index\", kept as \"spotter_index\" (light's \"index\" is the word's place in the words file)\n",
                      a.out.c_str(), renamed);

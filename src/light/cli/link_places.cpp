@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "light/cli/commands.h"
 #include "light/cli/link_args.h"
 #include "light/data/tile_image.h"
 #include "light/geo/map_names.h"
+#include "light/geo/word_rereading.h"
 #include "light/image/resize.h"
 #include "light/search/phrase_index.h"
 
@@ -27,6 +29,48 @@ output::PlaceLink place_link(const geo::MapNames& m, size_t phrase, int k) {
   return p;
 }
 
+// Each georeferenced map's spotted words read again against the places near them (--reread): the
+// linked words with them in place, or null when none was.
+std::shared_ptr<const maptext::Dataset> reread_words(const LinkArgs& a, const geo::Gazetteer& g, const std::vector<geo::MapNames>& maps,
+                                                     const maptext::Dataset& linked) {
+  std::map<std::string, size_t> tile_of;
+  for (size_t t = 0; t < linked.size(); ++t) tile_of.emplace(linked[t].image, t);
+  WordLikelihoodsFor likelihoods_for;
+  auto out = std::make_shared<maptext::Dataset>(linked);
+  size_t changed = 0;
+  for (const geo::MapNames& m : maps) {
+    std::vector<std::vector<double>> scores;
+    bool spotted = false;
+    for (const search::Phrase& p : m.phrases) {
+      scores.emplace_back();
+      for (const search::PhraseWord& w : p.words) scores.back().push_back(w.score), spotted = spotted || w.score >= 0;
+    }
+    if (!m.result.ok || !spotted || !tile_of.count(m.image)) continue;
+    if (!likelihoods_for) likelihoods_for = reread_likelihoods(a);
+    const geo::WordLikelihoods likelihoods = likelihoods_for(m.image);
+    if (!likelihoods) {
+      std::fprintf(stderr, "note: %s: its words are not read again against the places near them (no image under --images)\n", m.image.c_str());
+      continue;
+    }
+    const std::vector<geo::WordReread> rereads = geo::reread_words(m, g, scores, likelihoods);
+    maptext::Tile& tile = (*out)[tile_of.at(m.image)];
+    std::string shown;
+    for (const geo::WordReread& r : rereads) {
+      maptext::Word& w = tile.groups.at(m.phrases[r.phrase].group).at(r.word);
+      nlohmann::json extra = w.extra.empty() ? nlohmann::json::object() : nlohmann::json::parse(w.extra);
+      extra["read_as"] = r.read;
+      extra["read_by"] = geo::place_uri(g.place(r.place));
+      w.extra = extra.dump();
+      w.text = r.text;
+      if (shown.size() < 200) shown += (shown.empty() ? "" : ", ") + r.read + " -> " + r.text;
+    }
+    changed += rereads.size();
+    if (!a.quiet && !rereads.empty())
+      std::fprintf(stderr, "reread: %s: %zu word(s) read again as the names of places near them (%s)\n", m.image.c_str(), rereads.size(), shown.c_str());
+  }
+  return changed > 0 ? out : nullptr;
+}
+
 }  // namespace
 
 LinkPlaces link_places(const LinkArgs& a, const maptext::Dataset& linked) {
@@ -36,7 +80,15 @@ LinkPlaces link_places(const LinkArgs& a, const maptext::Dataset& linked) {
   auto maps = std::make_shared<std::map<std::string, geo::MapNames>>();
   const auto confusions = read_confusions("");  // the bundled spotter's
   const auto size_of = [&](const std::string& image) { return image::image_size(data::find_tile_image(a.images, image)); };
-  for (geo::MapNames& m : geo::match_maps(search::dataset_phrases(linked), g, georeference, size_of, {}, confusions.get())) {
+  LinkPlaces out;
+  std::vector<geo::MapNames> found = geo::match_maps(search::dataset_phrases(linked), g, georeference, size_of, {}, confusions.get());
+  if (georeference && a.reread != "none") {
+    if (auto reread = reread_words(a, g, found, linked)) {
+      found = geo::match_maps(search::dataset_phrases(*reread), g, georeference, size_of, {}, confusions.get());
+      out.reread = std::move(reread);
+    }
+  }
+  for (geo::MapNames& m : found) {
     if (georeference && !a.quiet) {
       if (m.result.ok)
         std::fprintf(stderr, "georef: %s: from its names, %zu agree, %s\n", m.image.c_str(), m.result.gcps.size(), geo::transform_name(m.result.kind));
@@ -46,7 +98,6 @@ LinkPlaces link_places(const LinkArgs& a, const maptext::Dataset& linked) {
     const std::string image = m.image;
     maps->emplace(image, std::move(m));
   }
-  LinkPlaces out;
   out.places = [maps](const std::string& image) {
     std::vector<std::optional<output::PlaceLink>> v;
     const auto it = maps->find(image);

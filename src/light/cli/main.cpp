@@ -20,6 +20,7 @@ void run_link_with_model(const LinkArgs&) { throw Error("link --model: this bina
 output::GeoreferenceFor georeference_for(const LinkArgs&, const maptext::Dataset&) {
   throw Error("link --georef: this binary has no GDAL; run light-full");
 }
+WordLikelihoodsFor reread_likelihoods(const LinkArgs&) { throw Error("link --reread: this binary has no LibTorch; run light-full"); }
 }  // namespace light::cli
 
 namespace {

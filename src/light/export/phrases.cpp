@@ -84,10 +84,15 @@ std::string one_per_line(const Json& j, const std::string& key) {
 
 std::string geojson_text(const maptext::Dataset& linked, const GeoJsonOptions& opt) {
   Json fc = {{"type", "FeatureCollection"}, {"features", Json::array()}};
-  // Each input word's place among its image's words, by its text and vertices (words alike take
-  // their places in order).
+  // Each input word's place among its image's words, by its text as read (a word read again keeps it
+  // as "read_as") and vertices (words alike take their places in order).
   const auto word_key = [](const maptext::Word& w) {
-    std::string k = w.text.value_or("") + '\0';
+    std::string text = w.text.value_or("");
+    if (w.extra.find("\"read_as\"") != std::string::npos) {
+      const Json extra = Json::parse(w.extra, nullptr, false);
+      if (extra.is_object() && extra.contains("read_as") && extra["read_as"].is_string()) text = extra["read_as"].get<std::string>();
+    }
+    std::string k = text + '\0';
     k.append(reinterpret_cast<const char*>(w.vertices.data()), w.vertices.size() * sizeof(maptext::Point));
     return k;
   };

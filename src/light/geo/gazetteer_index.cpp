@@ -288,6 +288,18 @@ Place Gazetteer::place(uint32_t k) const {
   return p;
 }
 
+std::vector<uint32_t> Gazetteer::places_within(double west, double south, double east, double north) const {
+  const Impl& m = *impl_;
+  const double* ll = m.at<double>(kPlaceLonLat);
+  std::vector<uint32_t> out;
+  for (uint32_t k = 0; k < m.places; ++k) {
+    const double lon = ll[2 * k], lat = ll[2 * k + 1];
+    if (lat < south || lat > north) continue;
+    if (west <= east ? lon >= west && lon <= east : lon >= west || lon <= east) out.push_back(k);
+  }
+  return out;
+}
+
 PlaceName Gazetteer::name(uint32_t k) const {
   const Impl& m = *impl_;
   if (k >= m.names) throw Error("gazetteer: no name " + std::to_string(k));

@@ -59,6 +59,9 @@ class Gazetteer {
   size_t name_count() const;  // names
   size_t bytes() const;
   Place place(uint32_t k) const;
+  // The places inside a longitude/latitude box (degrees; west > east: the box crosses the
+  // antimeridian), in index order.
+  std::vector<uint32_t> places_within(double west, double south, double east, double north) const;
   PlaceName name(uint32_t k) const;
   // The latest modification date among the GeoNames rows ("" when none gave one): the data's date.
   std::string data_date() const;

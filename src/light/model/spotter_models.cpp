@@ -16,6 +16,25 @@ struct SpotterModels::Impl {
   torch::Tensor allowed_ids;  // the classes read (int64), cached for the last `allowed`
   std::vector<bool> allowed;
   int threads = 0;
+
+  // The recogniser's logits of [b, 3, h, w] crops over the allowed classes alone (the others' never
+  // computed): [b, T, K].
+  torch::Tensor read(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed_now, int classes) {
+    use_threads(threads);
+    const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, h, w}, torch::kFloat32)
+                                .to(device)
+                                .contiguous(torch::MemoryFormat::ChannelsLast);
+    if (!allowed_now.empty() && static_cast<int>(allowed_now.size()) != classes)
+      throw Error("read_lines: the allowed classes do not match the recogniser");
+    if (allowed_now != allowed || !allowed_ids.defined()) {
+      std::vector<int64_t> ids;
+      for (int c = 0; c < classes; ++c)
+        if (c == 0 || allowed_now.empty() || allowed_now[c]) ids.push_back(c);
+      allowed = allowed_now;
+      allowed_ids = torch::tensor(ids, torch::kLong).to(device);
+    }
+    return recognizer->forward(x, allowed_ids);
+  }
 };
 
 SpotterModels::SpotterModels(const std::string& dir, const PredictorOptions& options) : impl_(std::make_unique<Impl>()) {
@@ -55,21 +74,7 @@ std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& cro
   if (b <= 0 || h < 8 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * h * w)
     throw Error("read_lines: expected [b, 3, h, w] crops");
   torch::NoGradGuard no_grad;
-  use_threads(impl_->threads);
-  const torch::Tensor x = torch::from_blob(const_cast<float*>(crops.data()), {b, 3, h, w}, torch::kFloat32)
-                              .to(impl_->device)
-                              .contiguous(torch::MemoryFormat::ChannelsLast);
-  if (!allowed.empty() && static_cast<int>(allowed.size()) != classes())
-    throw Error("read_lines: the allowed classes do not match the recogniser");
-  if (allowed != impl_->allowed || !impl_->allowed_ids.defined()) {
-    std::vector<int64_t> ids;
-    for (int c = 0; c < classes(); ++c)
-      if (c == 0 || allowed.empty() || allowed[c]) ids.push_back(c);
-    impl_->allowed = allowed;
-    impl_->allowed_ids = torch::tensor(ids, torch::kLong).to(impl_->device);
-  }
-  // Softmax over the classes read alone (the others' logits never computed).
-  const torch::Tensor all = torch::softmax(impl_->recognizer->forward(x, impl_->allowed_ids), -1);  // [b, T, K]
+  const torch::Tensor all = torch::softmax(impl_->read(crops, b, h, w, allowed, classes()), -1);  // [b, T, K]
   const auto best = all.max(-1);
   int64_t space_at = all.size(2) - 1;  // the last allowed class is the last class
   if (space_class >= 0) {
@@ -88,6 +93,28 @@ std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& cro
     out[i].ids.assign(ids.data_ptr<int>() + i * T, ids.data_ptr<int>() + (i + 1) * T);
     out[i].probs.assign(probs.data_ptr<float>() + i * T, probs.data_ptr<float>() + (i + 1) * T);
     out[i].space.assign(space.data_ptr<float>() + i * T, space.data_ptr<float>() + (i + 1) * T);
+  }
+  return out;
+}
+
+}  // namespace light::model
+
+namespace light::model {
+
+std::vector<StepLogProbs> SpotterModels::read_log_probs(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed) {
+  if (b <= 0 || h < 8 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * h * w)
+    throw Error("read_log_probs: expected [b, 3, h, w] crops");
+  torch::NoGradGuard no_grad;
+  const torch::Tensor all = torch::log_softmax(impl_->read(crops, b, h, w, allowed, classes()), -1).to(torch::kCPU).contiguous();
+  const torch::Tensor ids = impl_->allowed_ids.to(torch::kCPU).to(torch::kInt).contiguous();
+  const std::vector<int> columns(ids.data_ptr<int>(), ids.data_ptr<int>() + ids.numel());
+  const int T = static_cast<int>(all.size(1)), K = static_cast<int>(all.size(2));
+  std::vector<StepLogProbs> out(static_cast<size_t>(b));
+  for (int i = 0; i < b; ++i) {
+    out[i].steps = T;
+    out[i].classes = columns;
+    const float* p = all.data_ptr<float>() + static_cast<size_t>(i) * T * K;
+    out[i].log_probs.assign(p, p + static_cast<size_t>(T) * K);
   }
   return out;
 }

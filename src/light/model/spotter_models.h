@@ -18,6 +18,13 @@ struct StepClasses {
   std::vector<float> space;   // [T] the probability of the space's class
 };
 
+// Per step of a crop: the log-probability of every allowed class (the softmax of read_lines).
+struct StepLogProbs {
+  int steps = 0;                 // T
+  std::vector<int> classes;      // the columns' class ids, ascending (column 0 the blank)
+  std::vector<float> log_probs;  // [T, classes.size()]
+};
+
 class SpotterModels {
  public:
   // A spotter folder: detector.safetensors, recognizer.safetensors (light import-ppocr, or fine-tuned).
@@ -36,6 +43,9 @@ class SpotterModels {
   // class, the space in PaddleOCR's dictionaries; it must be allowed) gives StepClasses::space.
   std::vector<StepClasses> read_lines(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed,
                                       int space_class = -1);
+  // The same crops' whole distributions, for scoring texts other than the best reading
+  // (text::ctc_log_likelihood).
+  std::vector<StepLogProbs> read_log_probs(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed);
 
  private:
   struct Impl;

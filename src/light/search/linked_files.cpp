@@ -132,6 +132,14 @@ std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path) 
   return dataset_phrases(maptext::parse_maptext(text, path, ro), path);
 }
 
+double spotter_score(const maptext::Word& w) {
+  if (w.extra.empty()) return -1;
+  const nlohmann::json e = nlohmann::json::parse(w.extra, nullptr, false);
+  if (!e.is_object() || !e.contains("score") || !e["score"].is_number()) return -1;
+  const double s = e["score"].get<double>();
+  return s >= 0 && s <= 1 ? s : -1;
+}
+
 std::vector<Phrase> dataset_phrases(const maptext::Dataset& linked, const std::string& file) {
   std::vector<Phrase> out;
   for (const maptext::Tile& tile : linked)
@@ -140,7 +148,7 @@ std::vector<Phrase> dataset_phrases(const maptext::Dataset& linked, const std::s
       p.file = file;
       p.image = tile.image;
       p.group = static_cast<uint32_t>(g);
-      for (const maptext::Word& w : tile.groups[g]) p.words.push_back({w.text.value_or(""), w.vertices});
+      for (const maptext::Word& w : tile.groups[g]) p.words.push_back({w.text.value_or(""), w.vertices, spotter_score(w)});
       if (!p.words.empty()) out.push_back(std::move(p));
     }
   return out;

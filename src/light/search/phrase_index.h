@@ -19,6 +19,7 @@ namespace light::search {
 struct PhraseWord {
   std::string text;
   std::vector<maptext::Point> vertices;
+  double score = -1;  // a spotter's reading score ("score", 0-1); -1 when the word has none
 };
 struct Phrase {
   std::string file;   // the linked file it came from
@@ -104,6 +105,9 @@ class PhraseIndex {
 // field for a bad file; std::nullopt for a JSON file that is neither (no "type": "FeatureCollection"
 // and not a MapText list), which a folder's search passes over.
 std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path);
+
+// A word's spotter score: its "score" key when a number in [0, 1], else -1.
+double spotter_score(const maptext::Word& word);
 
 // The phrases of linked MapText held in memory (each group a phrase, empty groups left out), as read
 // from `file`.

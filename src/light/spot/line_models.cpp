@@ -1,8 +1,12 @@
 #include "light/spot/line_models.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "light/data/detector_targets.h"
 #include "light/error.h"
 #include "light/model/spotter_models.h"
+#include "light/text/ctc_likelihood.h"
 
 namespace light::spot {
 
@@ -49,6 +53,26 @@ class CtcRecognizer : public LineRecognizer {
       if (long_s_as_s_) write_long_s_as_s(out[i].chars);
       out[i].space = steps[i].space;
       out[i].steps = strips[i]->width / static_cast<double>(stride_);
+    }
+    return out;
+  }
+  std::vector<double> log_likelihoods(const data::WordStrip& strip, const std::vector<std::string>& texts) override {
+    const int width = round_up32(strip.width);
+    std::vector<float> planes(3 * static_cast<size_t>(height_) * width, 0.0f);
+    data::recognizer_planes(strip, width, planes.data());
+    const model::StepLogProbs p = models_->read_log_probs(planes, 1, height_, width, allowed_).at(0);
+    const int K = static_cast<int>(p.classes.size());
+    std::vector<double> out;
+    for (const std::string& text : texts) {
+      std::vector<int> label;
+      const auto ids = dict_.encode(text);
+      for (size_t k = 0; ids && k < ids->size(); ++k) {
+        const auto at = std::lower_bound(p.classes.begin(), p.classes.end(), (*ids)[k]);
+        if (at == p.classes.end() || *at != (*ids)[k] || (*ids)[k] == 0) break;
+        label.push_back(static_cast<int>(at - p.classes.begin()));
+      }
+      out.push_back(ids && label.size() == ids->size() ? text::ctc_log_likelihood(p.log_probs, p.steps, K, label)
+                                                       : -std::numeric_limits<double>::infinity());
     }
     return out;
   }

@@ -37,6 +37,9 @@ class LineRecognizer {
   // Strips read together, each padded on the right to `width` pixels (a multiple of 32, at least each
   // strip's width): their readings, in their order.
   virtual std::vector<LineReading> read(const std::vector<const data::WordStrip*>& strips, int width) = 0;
+  // How likely each of `texts` is as the strip's reading, in natural logarithms (-infinity for a text
+  // it cannot write): texts other than its best reading weighed on the same pixels (geo/word_rereading).
+  virtual std::vector<double> log_likelihoods(const data::WordStrip& strip, const std::vector<std::string>& texts) = 0;
 };
 
 struct LineModels {

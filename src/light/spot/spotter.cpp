@@ -94,6 +94,13 @@ Spotter::Spotter(const std::string& dir, const model::PredictorOptions& runtime,
 
 const SpotOptions& Spotter::options() const { return impl_->options; }
 
+std::vector<double> Spotter::text_log_likelihoods(const image::RgbImage& image, const std::vector<maptext::Point>& polygon,
+                                                  const std::vector<std::string>& texts) {
+  if (polygon.size() < 4 || polygon.size() % 2) throw Error("text_log_likelihoods: a word polygon needs an even number (4 or more) of points");
+  const data::WordStrip strip = data::straighten_word(image, polygon, impl_->models.recognizer->strip_height());
+  return impl_->models.recognizer->log_likelihoods(strip, texts);
+}
+
 Spotter::~Spotter() = default;
 Spotter::Spotter(Spotter&&) noexcept = default;
 Spotter& Spotter::operator=(Spotter&&) noexcept = default;

@@ -42,6 +42,11 @@ class Spotter {
   // The detector's text lines alone (and their probability map's size is the image's).
   std::vector<TextBox> lines(const image::RgbImage& image);
   const SpotOptions& options() const;
+  // How likely the recogniser finds each of `texts` as the reading of the word under `polygon` (16
+  // points, as spot() gives), in natural logarithms, -infinity for a text it cannot write: a word
+  // weighed against the names it may be (geo/word_rereading).
+  std::vector<double> text_log_likelihoods(const image::RgbImage& image, const std::vector<maptext::Point>& polygon,
+                                           const std::vector<std::string>& texts);
 
  private:
   struct Impl;
