@@ -24,7 +24,7 @@ PACKAGES=(
   python3-dev pybind11-dev python3-numpy python3-pytest
   # tests and benchmarks; `light view` pages are tested in a headless Chromium driven by node
   libgtest-dev libgmock-dev libbenchmark-dev chromium nodejs
-  # the default gazetteer's download (scripts/fetch-gazetteer.sh)
+  # the default gazetteer's and Allmaps' parser's downloads (scripts/fetch-gazetteer.sh, fetch-allmaps.sh)
   curl
 )
 
@@ -37,13 +37,14 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#PACKAGES[@]} packages already installed"
-  exit 0
+else
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  echo "install-deps: done"
 fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-echo "install-deps: done"
+# Allmaps' parser, which the tests read light's IIIF Georeference Annotations with (npm registry).
+bash "$(dirname "$0")/fetch-allmaps.sh"

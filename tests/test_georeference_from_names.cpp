@@ -135,6 +135,20 @@ TEST(GeorefCommand, WritesControlPointsThatGdalReadsAndAnIiifAnnotation) {
   EXPECT_EQ(iiif["motivation"], "georeferencing");
   EXPECT_EQ(iiif["body"]["features"].size(), 7u);
   EXPECT_EQ(iiif["target"]["source"]["width"], 2000);
+  // Allmaps' own parser reads it (@allmaps/annotation, pinned: scripts/fetch-allmaps.sh, which
+  // scripts/install-deps.sh runs).
+  {
+    const std::string check = "bash " + test::q(test::source_path("scripts/check-iiif-annotation.sh")) + " " + test::q(dir + "/out/essex.iiif.json") + " 2>&1";
+    FILE* pipe = popen(check.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string said;
+    char buf[512];
+    while (fgets(buf, sizeof buf, pipe)) said += buf;
+    EXPECT_EQ(pclose(pipe), 0) << said;
+    EXPECT_NE(said.find("essex.iiif.json: parsed: Canvas"), std::string::npos) << said;
+    EXPECT_NE(said.find("(2000 x 2000)"), std::string::npos) << said;
+    EXPECT_NE(said.find(", 7 GCPs,"), std::string::npos) << said;
+  }
   const std::string points = test::read_text(dir + "/out/essex.points");
   EXPECT_EQ(points.rfind("#CRS: GEOGCRS[\"WGS 84\"", 0), 0u);
   EXPECT_NE(points.find("\nmapX,mapY,sourceX,sourceY,enable,dX,dY,residual\n"), std::string::npos);
