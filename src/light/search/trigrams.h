@@ -58,23 +58,24 @@ TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs, c
 // `narrow`, when given, maps each trigram's postings [b, e) to the part to walk (postings sorted by
 // length: those of the lengths wanted); `order`, a posting's sort key within a trigram (its id when
 // not given).
-template <typename Corrupt>
+// (Both are template parameters, not std::function: `order` runs in every comparison of a search.)
+template <typename Corrupt, typename Narrow = std::nullptr_t, typename Order = std::nullptr_t>
 std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long need, const uint64_t* keys, size_t ng,
                                          const uint64_t* begin, const uint32_t* postings, size_t n, std::vector<uint16_t>& counts,
-                                         const Corrupt& corrupt,
-                                         const std::function<std::pair<uint64_t, uint64_t>(uint64_t, uint64_t)>& narrow = {},
-                                         const std::function<uint64_t(uint32_t)>& order = {});
+                                         const Corrupt& corrupt, const Narrow& narrow = nullptr, const Order& order = nullptr);
 
 }  // namespace light::search
 
 #include <algorithm>
+#include <cstddef>
+#include <type_traits>
 
-template <typename Corrupt>
+template <typename Corrupt, typename Narrow, typename Order>
 std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64_t>& g, long need, const uint64_t* keys, size_t ng,
                                                         const uint64_t* begin, const uint32_t* postings, size_t n,
-                                                        std::vector<uint16_t>& counts, const Corrupt& corrupt,
-                                                        const std::function<std::pair<uint64_t, uint64_t>(uint64_t, uint64_t)>& narrow,
-                                                        const std::function<uint64_t(uint32_t)>& order) {
+                                                        std::vector<uint16_t>& counts, const Corrupt& corrupt, const Narrow& narrow,
+                                                        const Order& order) {
+  constexpr bool narrowed = !std::is_same_v<Narrow, std::nullptr_t>, ordered = !std::is_same_v<Order, std::nullptr_t>;
   if (counts.size() != n) counts.assign(n, 0);
   // Each query trigram's postings (narrowed), the rarest first. A text holding `need` of the |g|
   // trigrams holds one of the |g| - need + 1 rarest (pigeonhole): those lists are walked; in each
@@ -86,13 +87,21 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
     if (it == keys + ng || *it != key) continue;
     const size_t at = static_cast<size_t>(it - keys);
     if (begin[at] > begin[at + 1]) corrupt("postings out of order");
-    lists.push_back(narrow ? narrow(begin[at], begin[at + 1]) : std::pair<uint64_t, uint64_t>{begin[at], begin[at + 1]});
+    if constexpr (narrowed)
+      lists.push_back(narrow(begin[at], begin[at + 1]));
+    else
+      lists.push_back({begin[at], begin[at + 1]});
   }
   std::sort(lists.begin(), lists.end(), [](const auto& a, const auto& b) { return a.second - a.first < b.second - b.first; });
   const long missing = static_cast<long>(g.size() - lists.size());  // trigrams no text holds
   const long walk = need < 1 ? static_cast<long>(lists.size()) : std::max(0L, static_cast<long>(g.size()) - need + 1 - missing);
   std::vector<uint32_t> touched, out;
-  const auto key_of = [&](uint32_t id) { return order ? order(id) : static_cast<uint64_t>(id); };
+  const auto key_of = [&](uint32_t id) -> uint64_t {
+    if constexpr (ordered)
+      return order(id);
+    else
+      return id;
+  };
   for (size_t l = 0; l < lists.size(); ++l) {
     const uint64_t b = lists[l].first, e = lists[l].second;
     const bool search = static_cast<long>(l) >= walk && touched.size() * 24 < e - b;
