@@ -9,19 +9,7 @@ import json
 import os
 import sys
 
-
-def box(vs):
-    xs = [v[0] for v in vs]
-    ys = [v[1] for v in vs]
-    return min(xs), min(ys), max(xs), max(ys)
-
-
-def iou(a, b):
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    i = ix * iy
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - i
-    return i / u if u > 0 else 0
+from word_boxes import box, iou
 
 
 def words_of(path):

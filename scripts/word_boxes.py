@@ -1,5 +1,5 @@
 """Axis-aligned boxes of MapText polygons and their intersection over union, shared by the scripts
-that pair words or phrases by where they lie (georef_stats.py, spotter_confusions.py)."""
+that pair words or phrases by where they lie (georef_stats.py, spotter_confusions.py, reread_stats.py)."""
 
 
 def box(vertices):

@@ -1,8 +1,9 @@
 // Plane-to-plane transforms fitted to control points by least squares: Helmert (a similarity: shift,
 // turn, one scale), affine, and polynomials of order 2 and 3, as GDAL's GCP transformer and Allmaps
-// fit them, and the thin-plate spline through the points (GDAL's -tps, Allmaps' thinPlateSpline); a transform's leave-one-out error (each point predicted by the fit to the others), the
-// measure that chooses among them; and the azimuthal equidistant projection that puts longitude and
-// latitude on a plane around a map's centre for the fit.
+// fit them, and the thin-plate spline through the points (GDAL's -tps, Allmaps' thinPlateSpline); a
+// transform's leave-one-out error (each point predicted by the fit to the others), the measure that
+// chooses among them; and the azimuthal equidistant projection that puts longitude and latitude on a
+// plane around a map's centre for the fit.
 #pragma once
 #include <optional>
 #include <string>
@@ -41,7 +42,8 @@ class PointTransform {
   PlanePoint from_mean_, to_mean_;
   double from_scale_ = 1, to_scale_ = 1;
   std::vector<double> cx_, cy_;  // coefficients over the monomials of (x, y), in polynomial order
-  std::vector<PlanePoint> centres_;  // the spline's control points (normalised); cx_, cy_ then hold their weights, then the affine part
+  // The spline's control points (normalised); cx_, cy_ then hold their weights, then the affine part.
+  std::vector<PlanePoint> centres_;
 };
 
 // Root mean square of each point's distance to where the fit to the other points puts it; nullopt

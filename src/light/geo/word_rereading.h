@@ -17,15 +17,14 @@ namespace light::geo {
 
 struct RereadOptions {
   // Words whose score (the spotter's: its characters' mean probability) is at most this are read again:
-  // every spotted word by default, for the spotter misreads names it is sure of ("Bavern" 0.92,
-  // "Schtobenhausen" 0.99) and the likelihood, not the score, tells them apart.
+  // every spotted word by default, for the spotter misreads names it is sure of, and the likelihood,
+  // not the score, tells them apart.
   double max_score = 1.0;
   double near_heights = 12;     // a place is near a word's phrase within this many of its letter heights of the phrase's box
   double near_diagonal = 0.02;  // and this share of the map's diagonal more (the georeference's own error)
   // Natural log: how much less likely than the reading a name's word may be and still replace it. A
   // place's name beside a word is far likelier a priori than any string a reading spells, so a name
-  // somewhat less likely on the pixels wins; words read right were all 8 or more below the best name
-  // near them on the calibration maps (docs/georeference-from-names.md).
+  // somewhat less likely on the pixels wins (the margin's choice: docs/georeference-from-names.md).
   double min_gain = -6;
   double max_edits = 0.5;  // a name's word at most this share of its letters away from the reading
   // A reading that is already a near place's name but spelled otherwise ("Nimes", the name "Nîmes";

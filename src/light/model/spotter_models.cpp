@@ -25,7 +25,7 @@ struct SpotterModels::Impl {
                                 .to(device)
                                 .contiguous(torch::MemoryFormat::ChannelsLast);
     if (!allowed_now.empty() && static_cast<int>(allowed_now.size()) != classes)
-      throw Error("read_lines: the allowed classes do not match the recogniser");
+      throw Error("the recogniser's allowed classes do not match its classes");
     if (allowed_now != allowed || !allowed_ids.defined()) {
       std::vector<int64_t> ids;
       for (int c = 0; c < classes; ++c)
@@ -96,10 +96,6 @@ std::vector<StepClasses> SpotterModels::read_lines(const std::vector<float>& cro
   }
   return out;
 }
-
-}  // namespace light::model
-
-namespace light::model {
 
 std::vector<StepLogProbs> SpotterModels::read_log_probs(const std::vector<float>& crops, int b, int h, int w, const std::vector<bool>& allowed) {
   if (b <= 0 || h < 8 || w < 8 || crops.size() != static_cast<size_t>(b) * 3 * h * w)

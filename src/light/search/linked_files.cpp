@@ -133,7 +133,8 @@ std::optional<std::vector<Phrase>> read_linked_phrases(const std::string& path) 
 }
 
 double spotter_score(const maptext::Word& w) {
-  if (w.extra.empty()) return -1;
+  // Most words carry no score (ground truth, other linkers): their keys are not parsed.
+  if (w.extra.find("\"score\"") == std::string::npos) return -1;
   const nlohmann::json e = nlohmann::json::parse(w.extra, nullptr, false);
   if (!e.is_object() || !e.contains("score") || !e["score"].is_number()) return -1;
   const double s = e["score"].get<double>();
