@@ -228,5 +228,10 @@ TEST(LinkReread, AWordTheSpotterMisreadIsReadAgainAsTheTownBesideItAndKeepsItsRe
   EXPECT_EQ(r.err.find("reread:"), std::string::npos) << r.err;
   EXPECT_EQ(test::read_text(dir + "/as-read.geojson").find("read_as"), std::string::npos);
   EXPECT_NE(test::read_text(dir + "/as-read.geojson").find("Tollesbvry"), std::string::npos);
+  // A value --reread does not know: refused by name, nothing written.
+  r = test::run_light(common + " --reread always -o " + test::q(dir + "/bad.geojson"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("--reread"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.geojson"));
   std::filesystem::remove_all(dir);
 }
