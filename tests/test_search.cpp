@@ -116,6 +116,16 @@ TEST(SearchIndex, TheTrigramFilterNarrowsCandidatesWithoutLosingMatches) {
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].phrase, 2000u);
   EXPECT_LT(index.last_candidates(), 50u);  // not the 2,001 phrases
+  // A query that repeats its trigrams is counted by each occurrence: "Ploy7" shares one trigram of
+  // "Puloypuloy", held twice, of the 10 - 3 x 2 = 4 needed (counted once, 1 of the 7 distinct would do).
+  std::vector<search::Phrase> plays;
+  for (int i = 0; i < 2000; ++i) plays.push_back(phrase("f.json", "m.png", static_cast<uint32_t>(i), {"Ploy" + std::to_string(i)}));
+  plays.push_back(phrase("f.json", "m.png", 2000, {"Puloypuloi"}));
+  const search::PhraseIndex repeated(plays);
+  const auto r = repeated.find("Puloypuloy", {.max_edits = 2});
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].phrase, 2000u);
+  EXPECT_LT(repeated.last_candidates(), 50u);
   EXPECT_EQ(search::auto_max_edits(3), 0);
   EXPECT_EQ(search::auto_max_edits(10), 2);
   EXPECT_EQ(search::auto_max_edits(40), 3);

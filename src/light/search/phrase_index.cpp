@@ -228,8 +228,8 @@ std::vector<Match> PhraseIndex::find(const std::string& query, const FindOptions
   if (q.empty()) return {};
   const uint32_t k = static_cast<uint32_t>(opt.max_edits >= 0 ? opt.max_edits : auto_max_edits(q.size()));
   // Count filter: a text within k edits of the query (or holding a run of words that is) keeps at
-  // least |G| - 3k of the query's distinct trigrams G, an edit touching at most three of them.
-  const std::vector<uint64_t> g = grams(q);
+  // least |G| - 3k of the query's trigram occurrences G, an edit touching at most three of them.
+  const std::vector<uint64_t> g = gram_occurrences(q);
   const long need = static_cast<long>(g.size()) - 3 * static_cast<long>(k);
   std::vector<uint32_t> candidates;
   if (need >= 1) {

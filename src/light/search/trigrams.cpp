@@ -21,6 +21,14 @@ std::vector<uint64_t> grams(const std::u32string& text) {
   return out;
 }
 
+std::vector<uint64_t> gram_occurrences(const std::u32string& text) {
+  const std::u32string p = U" " + text + U" ";
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i + 2 < p.size(); ++i) out.push_back(gram_key(p[i], p[i + 1], p[i + 2]));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 uint32_t bounded_levenshtein(const std::u32string& a, const char32_t* b, size_t nb, uint32_t k) {
   // Ukkonen's band: only cells within k of the diagonal can hold a distance of at most k, so a row
   // costs 2k + 1 cells whatever the lengths (a query of thousands of characters against a long
