@@ -1072,7 +1072,7 @@ TEST(Losses, RowsWhoseNeighbourLiesBeyondTheWindowAreLeftOut) {
   const std::vector<int64_t> labels = {data::word_label(0, 1), data::word_label(0, 2), data::word_label(1, 1)};
   TileOutputs all, cut;
   link_losses(logits, bi, labels, 0.25, 2.0, all);
-  link_losses(logits, bi, labels, 0.25, 2.0, cut, {1, 0, 0}, {0, 0, 0});
+  link_losses(logits, bi, labels, 0.25, 2.0, cut, RowWeights{{1, 0, 0}, {0, 0, 0}, {}, {}});
   // Word 0's successor row is left out: the CE is the mean over rows 1 and 2 (both "no successor").
   const torch::Tensor rows = logits.slice(0, 1, 3);
   const double expected = torch::nn::functional::cross_entropy(rows, torch::tensor({1, 2}, torch::kLong)).item<double>();
@@ -1080,8 +1080,89 @@ TEST(Losses, RowsWhoseNeighbourLiesBeyondTheWindowAreLeftOut) {
   EXPECT_NE(cut.base_loss.item<double>(), all.base_loss.item<double>());
   EXPECT_NEAR(cut.bidirection_loss.item<double>(), all.bidirection_loss.item<double>(), 1e-7);
   TileOutputs none;
-  link_losses(logits, bi, labels, 0.25, 2.0, none, {1, 1, 1}, {});
+  link_losses(logits, bi, labels, 0.25, 2.0, none, RowWeights{{1, 1, 1}, {}, {}, {}});
   EXPECT_EQ(none.base_loss.item<double>(), 0.0);
+}
+
+TEST(Losses, WeighedRowsCountInProportionToTheirWeights) {
+  torch::manual_seed(7);
+  const torch::Tensor logits = torch::randn({3, 3}), bi = torch::randn({3, 3});
+  const std::vector<int64_t> labels = {data::word_label(0, 1), data::word_label(0, 2), data::word_label(1, 1)};
+  TileOutputs plain, ones, weighed, cut;
+  link_losses(logits, bi, labels, 0.25, 2.0, plain);
+  link_losses(logits, bi, labels, 0.25, 2.0, ones, RowWeights{{}, {}, {1, 1, 1}, {1, 1, 1}});
+  EXPECT_EQ(ones.base_loss.item<double>(), plain.base_loss.item<double>());  // all 1: the paper's loss, as computed before
+  EXPECT_EQ(ones.focal_loss.item<double>(), plain.focal_loss.item<double>());
+  // Row 0 weighed 4, rows 1 and 2 once: scaled to 2, 0.5, 0.5 (sum 3), the CE is their weighed mean.
+  link_losses(logits, bi, labels, 0.25, 2.0, weighed, RowWeights{{}, {}, {4, 1, 1}, {}});
+  const torch::Tensor ce = torch::nn::functional::cross_entropy(logits, torch::tensor({1, 1, 2}, torch::kLong),
+                                                                torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+  const double expected = (2.0 * ce[0].item<double>() + 0.5 * ce[1].item<double>() + 0.5 * ce[2].item<double>()) / 3.0;
+  EXPECT_NEAR(weighed.base_loss.item<double>(), expected, 1e-6);
+  EXPECT_NEAR(weighed.bidirection_loss.item<double>(), plain.bidirection_loss.item<double>(), 1e-7);
+  // A row left out takes no weight, and the rest are scaled over the kept rows alone.
+  link_losses(logits, bi, labels, 0.25, 2.0, cut, RowWeights{{0, 0, 1}, {}, {4, 1, 7}, {}});
+  const double kept = (1.6 * ce[0].item<double>() + 0.4 * ce[1].item<double>()) / 2.0;
+  EXPECT_NEAR(cut.base_loss.item<double>(), kept, 1e-6);
+  EXPECT_THROW(link_losses(logits, bi, labels, 0.25, 2.0, cut, RowWeights{{}, {}, {2, 1}, {}}), std::exception);
+}
+
+TEST(Losses, LinkWeightsAreReadFromTheirSpecAndKeptInTheConfig) {
+  const data::LinkWeights w = data::parse_link_weights("spread=2, above=3.5,next_line_unaligned=3", "--link-weights");
+  EXPECT_EQ(w.spread, 2);
+  EXPECT_EQ(w.above, 3.5);
+  EXPECT_EQ(w.next_line_unaligned, 3);
+  EXPECT_EQ(w.next_line, 1);
+  EXPECT_EQ(data::link_weights_spec(w), "spread=2,next_line_unaligned=3,above=3.5");
+  EXPECT_TRUE(data::parse_link_weights("", "--link-weights").neutral());
+  auto error = [](const std::string& spec) {
+    try {
+      data::parse_link_weights(spec, "--link-weights");
+    } catch (const light::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error("spread=0").find("--link-weights: spread: expected a weight above 0"), std::string::npos);
+  EXPECT_NE(error("spread=2x").find("--link-weights: spread: expected a weight above 0"), std::string::npos);
+  EXPECT_NE(error("near=2").find("--link-weights: unknown link class \"near\""), std::string::npos);
+  const std::string dir = test::temp_dir();
+  ModelConfig c = preset_config("tiny", 260);
+  write_model_config(dir + "/plain.json", c);
+  EXPECT_EQ(read_file(dir + "/plain.json").find("link_weights"), std::string::npos);  // absent unless used
+  c.link_weights = w;
+  write_model_config(dir + "/w.json", c);
+  EXPECT_EQ(read_model_config(dir + "/w.json").link_weights.above, 3.5);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Losses, EachLinkIsWeighedByWhereItsNextWordLies) {
+  // Words in a 1000 x 1000 window, 20 high: "Lodge" -> "Pole" (near), "Pole" -> "Cr." on the next line
+  // lined up at its left end; "Big" -> "Horn" on a next line indented by 3 heights; "Wide" -> "Plain"
+  // spread 6 heights apart; "Bend" -> "Top" above it; "Alone" ends its phrase.
+  auto word = [](int64_t group, int64_t seq, double x0, double y0, double x1) {
+    data::ModelWord m;
+    m.label = data::word_label(static_cast<size_t>(group), seq);
+    m.polygon.assign(data::kPolygonValues, data::kPolygonPad);
+    const double y1 = y0 + 20;
+    const double pts[8] = {x0, y1, x1, y1, x1, y0, x0, y0};  // lower edge left to right, then the upper edge back
+    for (int k = 0; k < 8; ++k) m.polygon[k] = static_cast<float>(pts[k] / 1000.0);
+    return m;
+  };
+  data::TileInputs in;
+  in.aspect = 1.0;
+  in.words = {word(0, 1, 100, 100, 180), word(0, 2, 190, 100, 250), word(0, 3, 100, 125, 150),       // Lodge Pole / Cr.
+              word(1, 1, 400, 100, 460), word(1, 2, 520, 125, 580),                                  // Big / (indented) Horn
+              word(2, 1, 100, 400, 160), word(2, 2, 280, 400, 340),                                  // Wide ... Plain
+              word(3, 1, 600, 600, 660), word(3, 2, 600, 570, 640), word(4, 1, 800, 800, 880)};   // Bend, Top above; Alone
+  data::LinkWeights w;
+  w.spread = 2, w.next_line = 1.5, w.next_line_unaligned = 3, w.above = 4;
+  std::vector<float> next, prev;
+  data::link_row_weights(in, w, next, prev);
+  EXPECT_EQ(next, (std::vector<float>{1, 1.5, 1, 3, 1, 2, 1, 4, 1, 1}));
+  EXPECT_EQ(prev, (std::vector<float>{1, 1, 1.5, 1, 3, 1, 2, 1, 4, 1}));
+  data::link_row_weights(in, data::LinkWeights{}, next, prev);
+  EXPECT_EQ(next, std::vector<float>(10, 1.0f));
 }
 
 TEST(Losses, TheFocalSelfTargetMakesAPhraseFinalWordsOwnEntryItsPositive) {
@@ -1093,7 +1174,7 @@ TEST(Losses, TheFocalSelfTargetMakesAPhraseFinalWordsOwnEntryItsPositive) {
   const std::vector<int64_t> labels = {data::word_label(0, 1), data::word_label(0, 2)};
   TileOutputs paper, self;
   link_losses(logits, logits, labels, 0.25, 2.0, paper);
-  link_losses(logits, logits, labels, 0.25, 2.0, self, {}, {}, /*focal_self_target=*/true);
+  link_losses(logits, logits, labels, 0.25, 2.0, self, {}, /*focal_self_target=*/true);
   EXPECT_NEAR(paper.focal_successor_loss.item<double>(), 10.738406, 1e-4);
   EXPECT_NEAR(self.focal_successor_loss.item<double>(), 5.977091, 1e-4);
   EXPECT_NEAR(self.base_loss.item<double>(), paper.base_loss.item<double>(), 1e-9);  // the cross-entropy is unchanged

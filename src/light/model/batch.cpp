@@ -74,6 +74,12 @@ Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::v
         for (const auto& w : in.words) next_out.push_back(w.next_outside), prev_out.push_back(w.prev_outside);
         b.next_outside.push_back(torch::tensor(next_out, torch::kInt64));
         b.prev_outside.push_back(torch::tensor(prev_out, torch::kInt64));
+        if (!config.link_weights.neutral()) {
+          std::vector<float> next_w, prev_w;
+          data::link_row_weights(in, config.link_weights, next_w, prev_w);
+          b.next_weight.push_back(torch::tensor(next_w));
+          b.prev_weight.push_back(torch::tensor(prev_w));
+        }
       }
     }
     if (config.head == SuccessorHead::Pairwise) {

@@ -63,6 +63,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.losses.focal) aux.push_back("focal");
   j["loss"] = {{"aux_losses", aux}, {"focal_alpha", c.focal_alpha}, {"focal_gamma", c.focal_gamma}};
   if (c.focal_self_target) j["loss"]["focal_self_target"] = true;
+  if (!c.link_weights.neutral()) j["loss"]["link_weights"] = data::link_weights_spec(c.link_weights);
   // Beyond the paper: written only when used, so that a paper model's config.json is unchanged.
   if (c.head != SuccessorHead::Bilinear) {
     j["successor_head"] = {{"kind", successor_head_name(c.head)}, {"hidden", c.pair_hidden}};
@@ -313,6 +314,10 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     get(j["loss"], "focal_alpha", c.focal_alpha, path + ": loss");
     get(j["loss"], "focal_gamma", c.focal_gamma, path + ": loss");
     get(j["loss"], "focal_self_target", c.focal_self_target, path + ": loss");
+    if (j["loss"].contains("link_weights")) {
+      if (!j["loss"]["link_weights"].is_string()) throw Error(path + ": loss.link_weights: expected a string as \"spread=2,above=3\"");
+      c.link_weights = data::parse_link_weights(j["loss"]["link_weights"].get<std::string>(), path + ": loss.link_weights");
+    }
     if (j["loss"].contains("aux_losses")) {
       const auto& aux = j["loss"]["aux_losses"];
       if (!aux.is_array()) throw Error(path + ": loss.aux_losses: expected a list");

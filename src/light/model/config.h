@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 
+#include "light/data/link_weights.h"
 #include "light/data/model_polygons.h"
 
 namespace light::model {
@@ -61,6 +62,9 @@ struct ModelConfig {
   // positive, as its cross-entropy does; false (released checkpoints) = the paper's focal terms, whose
   // phrase-final rows are all negatives and push "no successor" down (docs/default-model.md).
   bool focal_self_target = false;
+  // Beyond the paper: the losses' rows weighed by where each word's successor lies (data/link_weights.h;
+  // `loss.link_weights` in config.json, written only when not all 1, as the model was trained).
+  data::LinkWeights link_weights;
   Modalities modalities = Modalities::LIG;
   LossSwitches losses;
   SuccessorHead head = SuccessorHead::Bilinear;

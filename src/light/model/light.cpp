@@ -358,8 +358,16 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers, bool wor
         }
         return f;
       };
-      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t, flags(b.next_outside), flags(b.prev_outside),
-                  config.focal_self_target);
+      auto weights = [&](const std::vector<torch::Tensor>& v) {
+        std::vector<float> w;
+        if (i < static_cast<int64_t>(v.size()) && v[i].defined()) {
+          const torch::Tensor c = v[i].to(torch::kCPU).to(torch::kFloat32).contiguous();
+          w.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+        }
+        return w;
+      };
+      link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t,
+                  {flags(b.next_outside), flags(b.prev_outside), weights(b.next_weight), weights(b.prev_weight)}, config.focal_self_target);
     }
     out.tiles.push_back(std::move(t));
   }
@@ -386,7 +394,8 @@ void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next
 }
 
 namespace {
-// Mean over all n x n entries of the rows `keep` holds (all rows when it is undefined).
+// Mean over all n x n entries, each row times its `keep` entry (0 for a row left out, else its
+// weight; every row once when it is undefined).
 torch::Tensor focal(const torch::Tensor& logits, const torch::Tensor& target, double alpha, double gamma, const torch::Tensor& keep) {
   const int64_t n = logits.size(0);
   const torch::Tensor p = torch::softmax(logits, -1);
@@ -396,35 +405,50 @@ torch::Tensor focal(const torch::Tensor& logits, const torch::Tensor& target, do
   return keep.defined() ? ((pos + neg) * keep.unsqueeze(1)).mean() : (pos + neg).mean();
 }
 
-// Cross-entropy over the rows `keep` holds (all when undefined); 0 (with a gradient path) when none.
+// Cross-entropy over the rows `keep` holds (all when undefined), each weighed by its entry (the kept
+// rows' weights sum to their number, so 0/1 entries give the kept rows' mean); 0 (with a gradient
+// path) when none is kept.
 torch::Tensor row_cross_entropy(const torch::Tensor& logits, const torch::Tensor& target, const torch::Tensor& keep) {
   if (!keep.defined()) return torch::nn::functional::cross_entropy(logits, target);
   const torch::Tensor rows = keep.nonzero().flatten();
   if (rows.numel() == 0) return logits.sum() * 0.0;
-  return torch::nn::functional::cross_entropy(logits.index_select(0, rows), target.index_select(0, rows));
+  const torch::Tensor ce = torch::nn::functional::cross_entropy(
+      logits.index_select(0, rows), target.index_select(0, rows), torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+  return (ce * keep.index_select(0, rows)).mean();
 }
 
-torch::Tensor keep_rows(const std::vector<uint8_t>& outside, int64_t n, const torch::Tensor& like) {
+// Per row: 0 for a row left out, else its weight scaled so that the kept rows' weights sum to their
+// number; undefined when every row is kept at weight 1 (the paper's loss, computed as the reference does).
+torch::Tensor keep_rows(const std::vector<uint8_t>& outside, const std::vector<float>& weights, int64_t n, const torch::Tensor& like) {
   bool any = false;
   for (uint8_t o : outside) any = any || o;
+  for (float w : weights) any = any || w != 1.0f;
   if (!any) return {};
-  if (static_cast<int64_t>(outside.size()) != n) throw std::runtime_error("link_losses: one outside flag a word expected");
-  std::vector<float> keep(outside.size());
-  for (size_t k = 0; k < outside.size(); ++k) keep[k] = outside[k] ? 0.0f : 1.0f;
+  if ((!outside.empty() && static_cast<int64_t>(outside.size()) != n) || (!weights.empty() && static_cast<int64_t>(weights.size()) != n))
+    throw std::runtime_error("link_losses: one outside flag and one weight a word expected");
+  std::vector<float> keep(static_cast<size_t>(n), 1.0f);
+  double sum = 0;
+  int64_t kept = 0;
+  for (size_t k = 0; k < keep.size(); ++k) {
+    if (!outside.empty() && outside[k]) keep[k] = 0.0f;
+    else keep[k] = weights.empty() ? 1.0f : weights[k], sum += keep[k], ++kept;
+  }
+  if (sum > 0)
+    for (float& v : keep) v = static_cast<float>(v * kept / sum);
   return torch::tensor(keep).to(like.device()).to(like.dtype());
 }
 }  // namespace
 
 void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
-                 double alpha, double gamma, TileOutputs& out, const std::vector<uint8_t>& next_outside,
-                 const std::vector<uint8_t>& prev_outside, bool focal_self_target) {
+                 double alpha, double gamma, TileOutputs& out, const RowWeights& rows, bool focal_self_target) {
   std::vector<int64_t> next, prev;
   link_targets(labels, next, prev);
   const int64_t n = static_cast<int64_t>(labels.size());
   const auto lopt = torch::TensorOptions().dtype(torch::kLong).device(logits.device());
   const torch::Tensor tn = torch::tensor(next, torch::kLong).to(logits.device());
   const torch::Tensor tp = torch::tensor(prev, torch::kLong).to(logits.device());
-  const torch::Tensor keep_next = keep_rows(next_outside, n, logits), keep_prev = keep_rows(prev_outside, n, logits);
+  const torch::Tensor keep_next = keep_rows(rows.next_outside, rows.next_weight, n, logits);
+  const torch::Tensor keep_prev = keep_rows(rows.prev_outside, rows.prev_weight, n, logits);
   out.base_loss = row_cross_entropy(logits, tn, keep_next);
   out.bidirection_loss = row_cross_entropy(bi_logits, tp, keep_prev);
   // The paper's: one-hot targets only where a real neighbour exists (never on the diagonal); with

@@ -64,6 +64,9 @@ struct Batch {
   // per tile: [N] 1 where the word's successor (next_outside) / predecessor (prev_outside) lies outside
   // the window: the losses leave those rows out (may be empty: none does).
   std::vector<torch::Tensor> next_outside, prev_outside;
+  // per tile: [N] float, each word's successor (next_weight) / predecessor (prev_weight) row's weight in
+  // the losses (data::link_row_weights; empty when the config's link_weights are all 1).
+  std::vector<torch::Tensor> next_weight, prev_weight;
   // per tile: [N, 5] each word's reading frame in units of the frame's height: start x, y, end x, y,
   // height (model/pair_geometry; filled for a pairwise head only).
   std::vector<torch::Tensor> word_frames;
@@ -185,8 +188,14 @@ void link_targets(const std::vector<int64_t>& labels, std::vector<int64_t>& next
 // direction's terms (a window's words whose neighbour lies beyond it); empty vectors mark none.
 // focal_self_target (beyond the paper): a word without a successor (predecessor) has its own entry
 // as the focal positive, as in the cross-entropy, instead of a row of negatives only.
+// next_weight / prev_weight (beyond the paper; empty: every row 1): each row's weight, scaled so that
+// the kept rows' weights sum to their number (the terms keep the paper's scale): the cross-entropy is
+// the rows' weighted mean, the focal terms' rows are multiplied by their weights.
+struct RowWeights {
+  std::vector<uint8_t> next_outside, prev_outside;
+  std::vector<float> next_weight, prev_weight;
+};
 void link_losses(const torch::Tensor& logits, const torch::Tensor& bi_logits, const std::vector<int64_t>& labels,
-                 double alpha, double gamma, TileOutputs& out, const std::vector<uint8_t>& next_outside = {},
-                 const std::vector<uint8_t>& prev_outside = {}, bool focal_self_target = false);
+                 double alpha, double gamma, TileOutputs& out, const RowWeights& rows = {}, bool focal_self_target = false);
 
 }  // namespace light::model

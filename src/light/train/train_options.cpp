@@ -24,6 +24,9 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
       O("--focal-self-target", "focal_self_target", &T::focal_self_target,
         "Focal terms with \"no successor\" as a phrase-final word's positive (the paper's: no positive)")
           .before("false"),
+      O("--link-weights", "link_weights", &T::link_weights,
+        "Loss weight of a link by where the next word lies, as spread=2,next_line=2,next_line_unaligned=3,above=3 (others 1)")
+          .before("\"\""),
       O("--max-epochs", "max_epochs", &T::max_epochs, "At most this many epochs (a resumed run may be given more)").renewable(),
       O("--batch-size", "batch_size", &T::batch_size, "Tiles per step"),
       O("--max-length", "max_length", &T::max_length, "Token window"),

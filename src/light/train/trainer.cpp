@@ -228,6 +228,7 @@ void FineTuning::set_up() {
   config_.losses = {opt_.bidirection, opt_.focal};
   config_.polygon_points = polygon_points;
   config_.focal_self_target = opt_.focal_self_target;
+  config_.link_weights = data::parse_link_weights(opt_.link_weights, "--link-weights");
   if (opt_.relative_bias != "auto" && opt_.relative_bias != "train" && opt_.relative_bias != "frozen")
     throw Error("--relative-bias: expected auto, train or frozen, got \"" + opt_.relative_bias + "\"");
   // auto: trained unless --init brings a transformer (a polygon encoder alone does not).

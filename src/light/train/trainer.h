@@ -20,6 +20,9 @@ struct TrainOptions {
   std::string modalities = "LIG"; // G | L | LI | LIG
   bool bidirection = true, focal = true;
   bool focal_self_target = false;  // a phrase-final word's focal row has "no successor" as its positive
+  // The losses' rows weighed by where each successor lies (data/link_weights.h), as
+  // "spread=2,next_line_unaligned=3"; "" weighs every row 1 (the paper's).
+  std::string link_weights;
   int max_epochs = 100, batch_size = 2, threads = 0, max_length = 1000;
   int lr_patience = 5, stop_patience = 9;
   // Linear learning-rate warm-up over this many optimizer steps (0: none, as the reference's

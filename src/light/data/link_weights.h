@@ -1,0 +1,35 @@
+// Beyond the paper: the training losses can weigh each word's successor row (and its successor's
+// predecessor row) by where the successor lies (geometry/link_class.h), so that the rare links a
+// linker misses most (a name's next line when the two lines do not line up, spread lettering, words
+// set one above the other along a bend) count for more than the many near links on one line. A
+// word without a successor, and near and backward links, keep weight 1; all 1 is the paper's loss.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "light/data/inputs.h"
+
+namespace light::data {
+
+struct LinkWeights {
+  double spread = 1, next_line = 1, next_line_unaligned = 1, above = 1;
+  bool neutral() const { return spread == 1 && next_line == 1 && next_line_unaligned == 1 && above == 1; }
+};
+
+// A next line "lines up" with the line above it when their left ends, centres or right ends lie within
+// this many of the upper word's heights along its axis (as scripts/stack_stats.py counts stacks).
+inline constexpr double kAlignedWithin = 0.3;
+
+// "spread=2,next_line=2,next_line_unaligned=3,above=3" (any subset, each > 0; "" for all 1); a
+// light::Error naming `where` and the key otherwise.
+LinkWeights parse_link_weights(const std::string& spec, const std::string& where);
+// The keys that differ from 1, as parse_link_weights reads them ("" when neutral).
+std::string link_weights_spec(const LinkWeights& w);
+
+// Per word of a window (model order): the weight of its successor row (`next`) and of its predecessor
+// row (`prev`: the weight of the link that reaches it), from the words' labels and polygons in the
+// window's frame (`in.aspect` its width over its height). Lines are chained as the pairwise head's
+// line features chain them (geometry::line_ends).
+void link_row_weights(const TileInputs& in, const LinkWeights& w, std::vector<float>& next, std::vector<float>& prev);
+
+}  // namespace light::data
