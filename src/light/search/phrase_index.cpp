@@ -233,7 +233,7 @@ std::vector<Match> PhraseIndex::find(const std::string& query, const FindOptions
   const long need = static_cast<long>(g.size()) - 3 * static_cast<long>(k);
   std::vector<uint32_t> candidates;
   if (need >= 1) {
-    candidates = trigram_candidates(g, need, m.at<uint64_t>(kGramKeys), m.count<uint64_t>(kGramKeys), m.at<uint64_t>(kGramBegin),
+    candidates = trigram_candidates(g, need, k, m.at<uint64_t>(kGramKeys), m.count<uint64_t>(kGramKeys), m.at<uint64_t>(kGramBegin),
                                     m.at<uint32_t>(kPostings), m.n, m.counts, [&](const std::string& why) { m.corrupt(why); });
     // (in any order: the matches are sorted, ties by phrase index)
   } else {

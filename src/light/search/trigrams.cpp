@@ -25,7 +25,6 @@ std::vector<uint64_t> gram_occurrences(const std::u32string& text) {
   const std::u32string p = U" " + text + U" ";
   std::vector<uint64_t> out;
   for (size_t i = 0; i + 2 < p.size(); ++i) out.push_back(gram_key(p[i], p[i + 1], p[i + 2]));
-  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -13,7 +13,7 @@ namespace light::search {
 
 // The distinct trigrams of " text " (code points), sorted: what an index holds of a text.
 std::vector<uint64_t> grams(const std::u32string& text);
-// Every trigram of " text ", sorted, as often as it occurs (text.size() of them): what a query is
+// Every trigram of " text " in order, as often as it occurs (text.size() of them): what a query is
 // counted by. A text within k edits of the query shares at least |occurrences| - 3k of them, one edit
 // touching at most three; counting a repeated trigram once, as the distinct trigrams do, lets most of
 // an index through for a query such as "puloypuloy".
@@ -81,16 +81,16 @@ struct TrigramArrays {
 // lengths it can match.
 TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs, const std::vector<uint8_t>* lengths = nullptr);
 
-// The ids among `n` texts that hold at least `need` of the query's trigram occurrences `g` (sorted,
-// a trigram as often as the query holds it: gram_occurrences), each trigram a text holds counted as
-// often as the query holds it, from an index's arrays (keys[ng], begin[ng + 1], postings); `counts` is
-// scratch of n zeros, left zero. Throws `corrupt`'s error for a posting out of range.
-// `narrow`, when given, maps each trigram's postings [b, e) to the part to walk (postings sorted by
-// length: those of the lengths wanted); `order`, a posting's sort key within a trigram (its id when
+// The ids among `n` texts that may lie within `edits` edits of the query: those holding at least
+// `need` of the query's trigram occurrences `g` (gram_occurrences: in the query's order), each trigram
+// a text holds counted as often as the query holds it, from an index's arrays (keys[ng], begin[ng + 1],
+// postings); `counts` is scratch of n zeros, left zero. Throws `corrupt`'s error for a posting out of
+// range. `narrow`, when given, maps each trigram's postings [b, e) to the part to walk (postings sorted
+// by length: those of the lengths wanted); `order`, a posting's sort key within a trigram (its id when
 // not given).
 // (Both are template parameters, not std::function: `order` runs in every comparison of a search.)
 template <typename Corrupt, typename Narrow = std::nullptr_t, typename Order = std::nullptr_t>
-std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long need, const uint64_t* keys, size_t ng,
+std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long need, uint32_t edits, const uint64_t* keys, size_t ng,
                                          const uint64_t* begin, const uint32_t* postings, size_t n, std::vector<uint16_t>& counts,
                                          const Corrupt& corrupt, const Narrow& narrow = nullptr, const Order& order = nullptr);
 
@@ -101,34 +101,37 @@ std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long ne
 #include <type_traits>
 
 template <typename Corrupt, typename Narrow, typename Order>
-std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64_t>& g, long need, const uint64_t* keys, size_t ng,
+std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64_t>& g, long need, uint32_t edits, const uint64_t* keys, size_t ng,
                                                         const uint64_t* begin, const uint32_t* postings, size_t n,
                                                         std::vector<uint16_t>& counts, const Corrupt& corrupt, const Narrow& narrow,
                                                         const Order& order) {
   constexpr bool narrowed = !std::is_same_v<Narrow, std::nullptr_t>, ordered = !std::is_same_v<Order, std::nullptr_t>;
   if (n == 0) return {};
   if (counts.size() != n) counts.assign(n, 0);
-  // Each query trigram's postings (narrowed) and how often the query holds it, the rarest first. A text
-  // outside the rarest lists holds at most the other lists' weight: the rarest are walked until what
-  // is left weighs less than `need`; in each commoner one, the texts found so far are looked up by
-  // binary search when that is cheaper than walking it (postings sorted by `order`, their id when none).
+  // Each query trigram's postings (narrowed) and how often the query holds it, the rarest first.
   struct List {
-    uint64_t b, e;
+    uint64_t key, b, e;
     uint16_t weight;
   };
+  std::vector<uint64_t> sorted(g), absent;  // absent: trigrams no text holds
+  std::sort(sorted.begin(), sorted.end());
   std::vector<List> lists;
-  for (size_t i = 0; i < g.size();) {
+  for (size_t i = 0; i < sorted.size();) {
     size_t j = i;
-    while (j < g.size() && g[j] == g[i]) ++j;
+    while (j < sorted.size() && sorted[j] == sorted[i]) ++j;
     const auto weight = static_cast<uint16_t>(std::min<size_t>(j - i, UINT16_MAX - 1));
-    const uint64_t* it = std::lower_bound(keys, keys + ng, g[i]);
+    const uint64_t key = sorted[i];
     i = j;
-    if (it == keys + ng || *it != g[i - 1]) continue;  // no text holds it
+    const uint64_t* it = std::lower_bound(keys, keys + ng, key);
+    if (it == keys + ng || *it != key) {
+      absent.push_back(key);
+      continue;
+    }
     const size_t at = static_cast<size_t>(it - keys);
     if (begin[at] > begin[at + 1]) corrupt("postings out of order");
     std::pair<uint64_t, uint64_t> range{begin[at], begin[at + 1]};
     if constexpr (narrowed) range = narrow(range.first, range.second);
-    lists.push_back({range.first, range.second, weight});
+    lists.push_back({key, range.first, range.second, weight});
   }
   std::sort(lists.begin(), lists.end(), [](const List& a, const List& b) { return a.e - a.b < b.e - b.b; });
   // A count is at most the lists' weight: past 65,534 (a query of tens of thousands of characters) the
@@ -148,8 +151,51 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
     } else {
       total += lists[l].weight;
     }
-  size_t walk = 0;  // the lists walked: what follows them weighs less than `need`
-  for (long left = total; walk < lists.size() && (need < 1 || left >= need); ++walk) left -= lists[walk].weight;
+  // Which lists are walked, every text in them counted; in the others only the texts found so far are.
+  // Two choices, each keeping every text that can reach `need`, the cheaper taken: (1) the rarest lists
+  // until what is left weighs less than `need` (a text outside them cannot reach it); (2) the lists of
+  // edits + 1 non-overlapping trigrams of the query (a window of three letters no edit touched: edits
+  // touch at most `edits` of them, so a text within the edits holds one intact), chosen by a dynamic
+  // programme for the fewest postings; a trigram no text holds costs nothing.
+  std::vector<char> walked(lists.size(), 0);
+  uint64_t prefix_cost = 0;
+  {
+    size_t walk = 0;
+    for (long left = total; walk < lists.size() && (need < 1 || left >= need); ++walk) left -= lists[walk].weight;
+    for (size_t l = 0; l < walk; ++l) walked[l] = 1, prefix_cost += lists[l].e - lists[l].b;
+  }
+  const size_t m = g.size(), c = static_cast<size_t>(edits) + 1;
+  if (need >= 1 && edits > 0 && m >= 3 * c - 2) {
+    constexpr uint64_t kNever = UINT64_MAX / 4;
+    std::vector<std::pair<uint64_t, size_t>> by_key;  // key -> list
+    for (size_t l = 0; l < lists.size(); ++l) by_key.push_back({lists[l].key, l});
+    std::sort(by_key.begin(), by_key.end());
+    std::sort(absent.begin(), absent.end());
+    std::vector<uint64_t> cost(m);
+    std::vector<size_t> list_at(m, SIZE_MAX);
+    for (size_t i = 0; i < m; ++i) {
+      const auto it = std::lower_bound(by_key.begin(), by_key.end(), std::make_pair(g[i], size_t{0}));
+      if (it != by_key.end() && it->first == g[i]) list_at[i] = it->second, cost[i] = lists[it->second].e - lists[it->second].b;
+      else cost[i] = std::binary_search(absent.begin(), absent.end(), g[i]) ? 0 : kNever;  // not held, or dropped above
+    }
+    // f[j][i]: the least cost of j windows among positions [0, i); a window at i - 1 leaves [0, i - 3).
+    std::vector<std::vector<uint64_t>> f(c + 1, std::vector<uint64_t>(m + 1, kNever));
+    for (size_t i = 0; i <= m; ++i) f[0][i] = 0;
+    for (size_t j = 1; j <= c; ++j)
+      for (size_t i = 1; i <= m; ++i) f[j][i] = std::min(f[j][i - 1], f[j - 1][i >= 3 ? i - 3 : 0] + cost[i - 1]);
+    if (f[c][m] < prefix_cost) {
+      std::fill(walked.begin(), walked.end(), 0);
+      for (size_t j = c, i = m; j > 0;) {  // the windows chosen, back from the end
+        if (f[j][i] == f[j][i - 1]) {
+          --i;
+          continue;
+        }
+        if (list_at[i - 1] != SIZE_MAX) walked[list_at[i - 1]] = 1;
+        i = i >= 3 ? i - 3 : 0;
+        --j;
+      }
+    }
+  }
   std::vector<uint32_t> touched, out;
   const auto key_of = [&](uint32_t id) -> uint64_t {
     if constexpr (ordered)
@@ -158,12 +204,17 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
       return id;
   };
   size_t seen = 0;  // touched[0, seen): the texts counted so far
-  for (size_t l = 0; l < lists.size(); ++l) {
-    const auto [b, e, w] = lists[l];
+  std::vector<size_t> sequence;  // the walked lists first, each part rarest first
+  for (size_t l = 0; l < lists.size(); ++l)
+    if (walked[l]) sequence.push_back(l);
+  for (size_t l = 0; l < lists.size(); ++l)
+    if (!walked[l]) sequence.push_back(l);
+  for (size_t l : sequence) {
+    const auto [key, b, e, w] = lists[l];
     // Without branches on the counts (whether a text was seen before is a coin toss to the CPU): a
-    // text first seen in one of the rarest lists joins `touched`; in a commoner list, only a text
-    // already counted is counted again. The counts of the ids 16 postings on are fetched ahead.
-    if (l < walk) {
+    // text first seen in a walked list joins `touched`; in another list, only a text already counted
+    // is counted again. The counts of the ids 16 postings on are fetched ahead.
+    if (walked[l]) {
       touched.resize(seen + (e - b));
       for (uint64_t p = b; p < e; ++p) {
         if (p + 16 < e) __builtin_prefetch(counts.data() + std::min<size_t>(postings[p + 16], n - 1), 1);
