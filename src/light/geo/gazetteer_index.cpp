@@ -376,8 +376,7 @@ std::vector<NameMatch> Gazetteer::find(const std::string& text, int max_edits, s
         return std::pair<uint64_t, uint64_t>{static_cast<uint64_t>(first - postings), static_cast<uint64_t>(last - postings)};
       };
       candidates = search::trigram_candidates(g, need, k, m.at<uint64_t>(kGramKeys), m.count<uint64_t>(kGramKeys), m.at<uint64_t>(kGramBegin),
-                                              postings, m.names, counts, [&](const std::string& why) { m.file.corrupt(why); }, narrow,
-                                              [&](uint32_t id) { return (static_cast<uint64_t>(id < m.names ? lengths[id] : 0) << 32) | id; });
+                                              postings, m.names, counts, [&](const std::string& why) { m.file.corrupt(why); }, narrow);
     } else {  // a query too short for the filter: every name of a length within k
       candidates.resize(m.names);
       std::iota(candidates.begin(), candidates.end(), 0u);

@@ -86,13 +86,12 @@ TrigramArrays trigram_arrays(std::vector<std::pair<uint64_t, uint32_t>> pairs, c
 // a text holds counted as often as the query holds it, from an index's arrays (keys[ng], begin[ng + 1],
 // postings); `counts` is scratch of n zeros, left zero. Throws `corrupt`'s error for a posting out of
 // range. `narrow`, when given, maps each trigram's postings [b, e) to the part to walk (postings sorted
-// by length: those of the lengths wanted); `order`, a posting's sort key within a trigram (its id when
-// not given).
-// (Both are template parameters, not std::function: `order` runs in every comparison of a search.)
-template <typename Corrupt, typename Narrow = std::nullptr_t, typename Order = std::nullptr_t>
+// by length: those of the lengths wanted). (A template parameter, not a std::function: it runs for
+// every trigram of every query.)
+template <typename Corrupt, typename Narrow = std::nullptr_t>
 std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long need, uint32_t edits, const uint64_t* keys, size_t ng,
                                          const uint64_t* begin, const uint32_t* postings, size_t n, std::vector<uint16_t>& counts,
-                                         const Corrupt& corrupt, const Narrow& narrow = nullptr, const Order& order = nullptr);
+                                         const Corrupt& corrupt, const Narrow& narrow = nullptr);
 
 }  // namespace light::search
 
@@ -100,12 +99,11 @@ std::vector<uint32_t> trigram_candidates(const std::vector<uint64_t>& g, long ne
 #include <cstddef>
 #include <type_traits>
 
-template <typename Corrupt, typename Narrow, typename Order>
+template <typename Corrupt, typename Narrow>
 std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64_t>& g, long need, uint32_t edits, const uint64_t* keys, size_t ng,
                                                         const uint64_t* begin, const uint32_t* postings, size_t n,
-                                                        std::vector<uint16_t>& counts, const Corrupt& corrupt, const Narrow& narrow,
-                                                        const Order& order) {
-  constexpr bool narrowed = !std::is_same_v<Narrow, std::nullptr_t>, ordered = !std::is_same_v<Order, std::nullptr_t>;
+                                                        std::vector<uint16_t>& counts, const Corrupt& corrupt, const Narrow& narrow) {
+  constexpr bool narrowed = !std::is_same_v<Narrow, std::nullptr_t>;
   if (n == 0) return {};
   if (counts.size() != n) counts.assign(n, 0);
   // Each query trigram's postings (narrowed) and how often the query holds it, the rarest first.
@@ -197,12 +195,6 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
     }
   }
   std::vector<uint32_t> touched, out;
-  const auto key_of = [&](uint32_t id) -> uint64_t {
-    if constexpr (ordered)
-      return order(id);
-    else
-      return id;
-  };
   size_t seen = 0;  // touched[0, seen): the texts counted so far
   std::vector<size_t> sequence;  // the walked lists first, each part rarest first
   for (size_t l = 0; l < lists.size(); ++l)
@@ -226,22 +218,17 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
       }
       continue;
     }
-    if (seen * 24 >= e - b) {
-      for (uint64_t p = b; p < e; ++p) {
-        if (p + 16 < e) __builtin_prefetch(counts.data() + std::min<size_t>(postings[p + 16], n - 1), 1);
-        const uint32_t id = postings[p];
-        if (id >= n) corrupt("posting out of range");
-        counts[id] = static_cast<uint16_t>(counts[id] + (counts[id] != 0) * w);
-      }
+    // A list more than four times longer than the texts found so far costs more to count than the
+    // comparisons it would spare: it is left out, and `need` lowered by its weight.
+    if (e - b > 4 * seen) {
+      need -= w;
       continue;
     }
-    for (size_t t = 0; t < seen; ++t) {
-      const uint32_t id = touched[t];
-      const uint64_t k = key_of(id);
-      const auto [lo, hi] = std::equal_range(postings + b, postings + e, id, [&](uint32_t x, uint32_t y) {
-        return (x == id ? k : key_of(x)) < (y == id ? k : key_of(y));
-      });
-      counts[id] = static_cast<uint16_t>(counts[id] + (hi - lo) * w);
+    for (uint64_t p = b; p < e; ++p) {
+      if (p + 16 < e) __builtin_prefetch(counts.data() + std::min<size_t>(postings[p + 16], n - 1), 1);
+      const uint32_t id = postings[p];
+      if (id >= n) corrupt("posting out of range");
+      counts[id] = static_cast<uint16_t>(counts[id] + (counts[id] != 0) * w);
     }
   }
   touched.resize(seen);
