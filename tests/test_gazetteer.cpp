@@ -5,9 +5,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
 #include <nlohmann/json.hpp>
 
 #include "light/error.h"
+#include "light/eval/edit_distance.h"
+#include "light/search/normalize.h"
+#include "light/util/utf8.h"
 #include "light/geo/gazetteer.h"
 #include "light/geo/gazetteer_index.h"
 #include "light/geo/place_matching.h"
@@ -133,6 +138,45 @@ TEST(Gazetteer, FindsNamesExactlyOnceNormalisedAndWithinAFewEdits) {
   EXPECT_TRUE(g.find("https://en.wikipedia.org/wiki/Bogota", 0).empty());
   // Names in other scripts are left out by default.
   EXPECT_TRUE(g.find("Богота", 0).empty());
+}
+
+TEST(Gazetteer, FindsEveryPlaceWithinTheEditsAsComparingEveryNameWould) {
+  // Names from a small alphabet (repeated trigrams, many near misses, a letter beyond ASCII), half of
+  // them streams (" creek": common trigrams beside rare ones), some with a second name: each place
+  // find() returns is within the edits by its closest name, and every such place is returned, as a
+  // comparison with every name finds them.
+  std::mt19937_64 rng(11);
+  const std::u32string letters = U"abré ";
+  auto random_name = [&](size_t n) {
+    std::u32string w;
+    for (size_t i = 0; i < n; ++i) w.push_back(letters[rng() % (i == 0 || i + 1 == n ? 3 : letters.size())]);
+    return utf8_encode(w);
+  };
+  std::vector<geo::Place> places;
+  std::vector<std::vector<geo::AlternateName>> alternates;
+  for (int i = 0; i < 1500; ++i) {
+    geo::Place p;
+    p.id = i + 1, p.name = random_name(3 + rng() % 13) + (i % 2 ? " creek" : ""), p.lon = 0, p.lat = 0;
+    places.push_back(p);
+    alternates.emplace_back();
+    if (i % 5 == 0) alternates.back().push_back({random_name(4 + rng() % 8), "en"});
+  }
+  const geo::Gazetteer g(places, alternates);
+  for (int t = 0; t < 300; ++t) {
+    const std::string q = t % 3 == 0 ? random_name(4 + rng() % 13) + (t % 2 ? " creek" : "")
+                                     : g.name(static_cast<uint32_t>(rng() % g.name_count())).text;
+    const std::u32string nq = utf8_decode(search::normalize(q));
+    const int k = t % 4;  // 0 to 3 edits
+    std::map<uint32_t, size_t> want;  // place -> edits of its closest name
+    for (uint32_t i = 0; i < g.name_count(); ++i) {
+      const geo::PlaceName n = g.name(i);
+      const size_t d = eval::levenshtein(nq, utf8_decode(n.normalized));
+      if (d <= static_cast<size_t>(k) && (!want.count(n.place) || d < want[n.place])) want[n.place] = d;
+    }
+    std::map<uint32_t, size_t> got;
+    for (const geo::NameMatch& m : g.find(q, k, 0)) got[m.place] = m.edits;
+    EXPECT_EQ(got, want) << "\"" << q << "\" within " << k;
+  }
 }
 
 TEST(Gazetteer, ASavedIndexMapsBackTheSameAndADamagedOneIsRefusedByName) {
