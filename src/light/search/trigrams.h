@@ -163,7 +163,7 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
     for (size_t l = 0; l < walk; ++l) walked[l] = 1, prefix_cost += lists[l].e - lists[l].b;
   }
   const size_t m = g.size(), c = static_cast<size_t>(edits) + 1;
-  if (need >= 1 && edits > 0 && m >= 3 * c - 2) {
+  if (need >= 1 && edits > 0 && c <= 16 && m >= 3 * c - 2) {  // (a few edits: the programme's table is c x m)
     constexpr uint64_t kNever = UINT64_MAX / 4;
     std::vector<std::pair<uint64_t, size_t>> by_key;  // key -> list
     for (size_t l = 0; l < lists.size(); ++l) by_key.push_back({lists[l].key, l});
@@ -180,7 +180,7 @@ std::vector<uint32_t> light::search::trigram_candidates(const std::vector<uint64
     std::vector<std::vector<uint64_t>> f(c + 1, std::vector<uint64_t>(m + 1, kNever));
     for (size_t i = 0; i <= m; ++i) f[0][i] = 0;
     for (size_t j = 1; j <= c; ++j)
-      for (size_t i = 1; i <= m; ++i) f[j][i] = std::min(f[j][i - 1], f[j - 1][i >= 3 ? i - 3 : 0] + cost[i - 1]);
+      for (size_t i = 1; i <= m; ++i) f[j][i] = std::min({f[j][i - 1], f[j - 1][i >= 3 ? i - 3 : 0] + cost[i - 1], kNever});
     if (f[c][m] < prefix_cost) {
       std::fill(walked.begin(), walked.end(), 0);
       for (size_t j = c, i = m; j > 0;) {  // the windows chosen, back from the end
