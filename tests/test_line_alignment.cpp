@@ -17,10 +17,10 @@ using test::rows;
 // same-line link, B -> C a next-line one: A and B are one line, C another.
 TEST(LineAlignment, SameLineLinksOfTheFirstDecodingMakeTheLinesAndNextLineLinksDoNot) {
   const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(120, 200, 100, 20), frame(0, 80, 130, 20)};
-  const std::vector<int> line = link::lines_of({1, 2, 2}, f);
+  const std::vector<int> line = geometry::lines_of({1, 2, 2}, f);
   EXPECT_EQ(line[0], line[1]);
   EXPECT_NE(line[1], line[2]);
-  EXPECT_THROW(link::lines_of({0, 1}, f), Error);
+  EXPECT_THROW(geometry::lines_of({0, 1}, f), Error);
 }
 
 // Hand-worked, in heights of 20 along x: the line [0, 200] against [0, 80] (left ends together): 0;
@@ -29,10 +29,10 @@ TEST(LineAlignment, SameLineLinksOfTheFirstDecodingMakeTheLinesAndNextLineLinksD
 TEST(LineAlignment, TheOffsetIsTheNearestOfTheLeftEndsRightEndsAndCentres) {
   const std::vector<geometry::ReadingFrame> f{frame(0, 100, 100, 20), frame(120, 200, 100, 20), frame(0, 80, 130, 20),
                                               frame(60, 140, 130, 20), frame(150, 230, 130, 20)};
-  EXPECT_DOUBLE_EQ(link::line_end_offset(f[0], {0, 1}, {2}, f), 0.0);
-  EXPECT_DOUBLE_EQ(link::line_end_offset(f[0], {0, 1}, {3}, f), 0.0);
-  EXPECT_DOUBLE_EQ(link::line_end_offset(f[0], {0, 1}, {4}, f), 1.5);
-  EXPECT_TRUE(std::isinf(link::line_end_offset(frame(5, 5, 100, 20), {0}, {2}, f)));  // no direction
+  EXPECT_DOUBLE_EQ(geometry::line_end_offset(f[0], {0, 1}, {2}, f), 0.0);
+  EXPECT_DOUBLE_EQ(geometry::line_end_offset(f[0], {0, 1}, {3}, f), 0.0);
+  EXPECT_DOUBLE_EQ(geometry::line_end_offset(f[0], {0, 1}, {4}, f), 1.5);
+  EXPECT_TRUE(std::isinf(geometry::line_end_offset(frame(5, 5, 100, 20), {0}, {2}, f)));  // no direction
 }
 
 // "Site" (100-200, y 100) ends its phrase in the first decoding: "no successor" 0.5 against 0.25 for

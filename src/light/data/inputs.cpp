@@ -98,6 +98,18 @@ std::vector<ModelWord> select_words(const maptext::Tile& tile, int width, int he
   return out;
 }
 
+std::vector<geometry::ReadingFrame> window_frames(const TileInputs& in) {
+  std::vector<geometry::ReadingFrame> out;
+  out.reserve(in.words.size());
+  for (const ModelWord& w : in.words) {
+    geometry::Polygon poly;
+    for (size_t v = 0; v + 1 < w.polygon.size(); v += 2)
+      if (w.polygon[v] != kPolygonPad) poly.push_back({w.polygon[v] * in.aspect, w.polygon[v + 1]});
+    out.push_back(geometry::reading_frame(poly));
+  }
+  return out;
+}
+
 TileInputs layout_tokens(const std::vector<ModelWord>& all, const Tokenize& tokenize, int length, size_t begin, size_t end,
                          const SpecialIds& special) {
   if (length < 3) throw Error("the token length must be at least 3");

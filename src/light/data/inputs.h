@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "light/geometry/polygon.h"
 #include "light/maptext.h"
 #include "light/text/bpe.h"
 
@@ -70,6 +71,10 @@ struct TileInputs {
   int real_tokens = 0;                         // <s>, word tokens, </s>
   double aspect = 1.0;                         // the frame's width over its height in pixels (tile or window)
 };
+
+// Each word's reading frame in the window (x scaled by `aspect`, so that a unit is the same length
+// across and down: the frames the pairwise head and the loss weights read).
+std::vector<geometry::ReadingFrame> window_frames(const TileInputs& in);
 
 using SpecialIds = text::SpecialIds;  // <s>, <pad>, </s>: a tokenizer's special_ids()
 

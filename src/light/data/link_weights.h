@@ -16,10 +16,6 @@ struct LinkWeights {
   bool neutral() const { return spread == 1 && next_line == 1 && next_line_unaligned == 1 && above == 1; }
 };
 
-// A next line "lines up" with the line above it when their left ends, centres or right ends lie within
-// this many of the upper word's heights along its axis (as scripts/stack_stats.py counts stacks).
-inline constexpr double kAlignedWithin = 0.3;
-
 // "spread=2,next_line=2,next_line_unaligned=3,above=3" (any subset, each > 0; "" for all 1); a
 // light::Error naming `where` and the key otherwise.
 LinkWeights parse_link_weights(const std::string& spec, const std::string& where);
@@ -28,8 +24,9 @@ std::string link_weights_spec(const LinkWeights& w);
 
 // Per word of a window (model order): the weight of its successor row (`next`) and of its predecessor
 // row (`prev`: the weight of the link that reaches it), from the words' labels and polygons in the
-// window's frame (`in.aspect` its width over its height). Lines are chained as the pairwise head's
-// line features chain them (geometry::line_ends).
+// window's frame (window_frames). A next line lines up with the line above when the lines of the truth
+// do (geometry::lines_of, line_end_offset within geometry::kAlignedEnds), as scripts/stack_stats.py
+// counts stacks.
 void link_row_weights(const TileInputs& in, const LinkWeights& w, std::vector<float>& next, std::vector<float>& prev);
 
 }  // namespace light::data

@@ -1,9 +1,13 @@
 #include "light/geometry/line_chains.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
+#include "light/error.h"
 #include "light/geometry/link_class.h"
+#include "light/util/disjoint_sets.h"
 
 namespace light::geometry {
 
@@ -47,6 +51,49 @@ std::vector<LineEnds> line_ends(const std::vector<ReadingFrame>& frames, const L
     out[i] = {frames[first].start, frames[last].end};
   }
   return out;
+}
+
+namespace {
+bool on_one_line(LinkClass c) { return c != LinkClass::NextLine && c != LinkClass::Above; }
+}  // namespace
+
+std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<ReadingFrame>& frames) {
+  const size_t n = successors.size();
+  if (frames.size() != n) throw Error("lines_of: " + std::to_string(n) + " words and " + std::to_string(frames.size()) + " frames");
+  DisjointSets lines_of_words(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int j = successors[i];
+    if (j < 0 || static_cast<size_t>(j) >= n || static_cast<size_t>(j) == i) continue;
+    if (on_one_line(classify_link(frames[i], frames[static_cast<size_t>(j)])))
+      lines_of_words.join(i, static_cast<size_t>(j));
+  }
+  std::vector<int> number(n, -1), out(n);
+  int lines = 0;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t r = lines_of_words.find(k);
+    if (number[r] < 0) number[r] = lines++;
+    out[k] = number[r];
+  }
+  return out;
+}
+
+double line_end_offset(const ReadingFrame& from, const std::vector<int>& a, const std::vector<int>& b,
+                       const std::vector<ReadingFrame>& frames) {
+  const double ux = from.end.x - from.start.x, uy = from.end.y - from.start.y, len = std::hypot(ux, uy);
+  if (!(len > 0) || !(from.height > 0)) return std::numeric_limits<double>::infinity();
+  const auto span = [&](const std::vector<int>& line) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int k : line)
+      for (const auto& p : {frames[static_cast<size_t>(k)].start, frames[static_cast<size_t>(k)].end}) {
+        const double t = (p.x * ux + p.y * uy) / len;
+        lo = std::min(lo, t), hi = std::max(hi, t);
+      }
+    return std::pair{lo, hi};
+  };
+  const auto [lo_a, hi_a] = span(a);
+  const auto [lo_b, hi_b] = span(b);
+  const double d = std::min({std::abs(lo_a - lo_b), std::abs(hi_a - hi_b), std::abs(0.5 * (lo_a + hi_a) - 0.5 * (lo_b + hi_b))});
+  return d / from.height;
 }
 
 }  // namespace light::geometry

@@ -29,4 +29,17 @@ struct LineEnds {
 // For each word, the ends of the line it stands on (its own ends when it stands alone).
 std::vector<LineEnds> line_ends(const std::vector<ReadingFrame>& frames, const LineChaining& limits = {});
 
+// The lines of a decoding, or of the truth: each word's line, words joined by the same-line links of
+// `successors` (neither on the next line nor above, geometry/link_class.h; successors[i] == i: none)
+// sharing a number, 0 up; frames[k] is word k's reading frame.
+std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<ReadingFrame>& frames);
+
+// How far apart, in from's heights, the nearest ends (left, right or centre) of line a and line b
+// lie along from's reading direction (members: the words of each line); infinite for a frame of no
+// length or height. Two lines "line up" within kAlignedEnds: a name set as a block on two lines is
+// left-, right-aligned or centred.
+inline constexpr double kAlignedEnds = 0.3;
+double line_end_offset(const ReadingFrame& from, const std::vector<int>& a, const std::vector<int>& b,
+                       const std::vector<ReadingFrame>& frames);
+
 }  // namespace light::geometry

@@ -8,52 +8,8 @@
 #include "light/error.h"
 #include "light/geometry/link_class.h"
 #include "light/link/decoding_prior.h"
-#include "light/util/disjoint_sets.h"
 
 namespace light::link {
-
-namespace {
-bool on_one_line(geometry::LinkClass c) { return c != geometry::LinkClass::NextLine && c != geometry::LinkClass::Above; }
-}  // namespace
-
-std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<geometry::ReadingFrame>& frames) {
-  const size_t n = successors.size();
-  if (frames.size() != n) throw Error("line alignment: " + std::to_string(n) + " words and " + std::to_string(frames.size()) + " frames");
-  DisjointSets lines_of_words(n);
-  for (size_t i = 0; i < n; ++i) {
-    const int j = successors[i];
-    if (j < 0 || static_cast<size_t>(j) >= n || static_cast<size_t>(j) == i) continue;
-    if (on_one_line(geometry::classify_link(frames[i], frames[static_cast<size_t>(j)])))
-      lines_of_words.join(i, static_cast<size_t>(j));
-  }
-  std::vector<int> number(n, -1), out(n);
-  int lines = 0;
-  for (size_t k = 0; k < n; ++k) {
-    const size_t r = lines_of_words.find(k);
-    if (number[r] < 0) number[r] = lines++;
-    out[k] = number[r];
-  }
-  return out;
-}
-
-double line_end_offset(const geometry::ReadingFrame& from, const std::vector<int>& a, const std::vector<int>& b,
-                       const std::vector<geometry::ReadingFrame>& frames) {
-  const double ux = from.end.x - from.start.x, uy = from.end.y - from.start.y, len = std::hypot(ux, uy);
-  if (!(len > 0) || !(from.height > 0)) return std::numeric_limits<double>::infinity();
-  const auto span = [&](const std::vector<int>& line) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int k : line)
-      for (const auto& p : {frames[static_cast<size_t>(k)].start, frames[static_cast<size_t>(k)].end}) {
-        const double t = (p.x * ux + p.y * uy) / len;
-        lo = std::min(lo, t), hi = std::max(hi, t);
-      }
-    return std::pair{lo, hi};
-  };
-  const auto [lo_a, hi_a] = span(a);
-  const auto [lo_b, hi_b] = span(b);
-  const double d = std::min({std::abs(lo_a - lo_b), std::abs(hi_a - hi_b), std::abs(0.5 * (lo_a + hi_a) - 0.5 * (lo_b + hi_b))});
-  return d / from.height;
-}
 
 bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to, const BaselineTolerance& tolerance) {
   if (!(from.height > 0) || !(to.height > 0) || !(std::abs(std::log(to.height / from.height)) <= tolerance.log_height)) return false;
@@ -75,7 +31,7 @@ void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, c
   if (static_cast<size_t>(probs.n) != n || static_cast<size_t>(bi_probs.n) != n || successors.size() != n)
     throw Error("line alignment: " + std::to_string(probs.n) + " successor rows, " + std::to_string(bi_probs.n) + " predecessor rows, " +
                 std::to_string(successors.size()) + " successors and " + std::to_string(n) + " word frames");
-  const std::vector<int> line = lines_of(successors, frames);
+  const std::vector<int> line = geometry::lines_of(successors, frames);
   std::vector<std::vector<int>> members(n);
   for (size_t k = 0; k < n; ++k) members[static_cast<size_t>(line[k])].push_back(static_cast<int>(k));
   // A line's last word (no successor on its line in the first decoding) and a line's first word:
@@ -94,8 +50,8 @@ void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, c
     const bool free_ends = ends[from] && starts[to];
     if (place == CandidatePlace::LineBelow) {
       if (priors.alignment == 1.0 || line[from] == line[to]) return 1.0f;
-      if (line_end_offset(frames[from], members[static_cast<size_t>(line[from])], members[static_cast<size_t>(line[to])], frames) >
-          kAlignedEnds)
+      if (geometry::line_end_offset(frames[from], members[static_cast<size_t>(line[from])], members[static_cast<size_t>(line[to])], frames) >
+          geometry::kAlignedEnds)
         return align_down;
       return free_ends ? align_up : 1.0f;
     }

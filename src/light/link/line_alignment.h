@@ -10,7 +10,7 @@
 // next line nor above, geometry/link_class.h). Seen from word i, on the direction of its own reading
 // frame, its line spans [lo_i, hi_i] (the projections of its words' frame ends); likewise the line of
 // the candidate j below. They line up when min(|lo_i - lo_j|, |hi_i - hi_j|, |mid_i - mid_j|) is at
-// most kAlignedEnds of i's heights.
+// most geometry::kAlignedEnds of i's heights (geometry::lines_of, geometry::line_end_offset).
 //
 // A name spread along its line (more than 2 heights of white between its words) keeps one height and
 // one baseline, straight or curved (along a river or a road, each word at its own angle); the word that
@@ -27,11 +27,11 @@
 #include <vector>
 
 #include "light/data/sparse_rows.h"
+#include "light/geometry/line_chains.h"
 #include "light/geometry/polygon.h"
 
 namespace light::link {
 
-inline constexpr double kAlignedEnds = 0.3;
 inline constexpr double kBaselineLogHeight = 0.05;
 inline constexpr double kBaselineTurnDegrees = 30.0;
 inline constexpr double kBaselineDegrees = 3.0;
@@ -53,15 +53,6 @@ struct LinePriors {
   double baseline = 1.0;   // a spread candidate on the word's baseline times this, one off it over it
   BaselineTolerance tolerance;  // what "on the baseline" allows
 };
-
-// Each word's line: words joined by the same-line links of `successors` (successors[i] == i: none)
-// share a number, 0 up; frames[k] is word k's reading frame.
-std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<geometry::ReadingFrame>& frames);
-
-// How far apart, in from's heights, the nearest ends (left, right or centre) of line a and line b
-// lie along from's reading direction (members: the words of each line).
-double line_end_offset(const geometry::ReadingFrame& from, const std::vector<int>& a, const std::vector<int>& b,
-                       const std::vector<geometry::ReadingFrame>& frames);
 
 // Whether `to` sits on from's baseline (see above; its offset from `from` need not be a spread one).
 bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to, const BaselineTolerance& tolerance = {});

@@ -75,10 +75,7 @@ Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::v
         b.next_outside.push_back(torch::tensor(next_out, torch::kInt64));
         b.prev_outside.push_back(torch::tensor(prev_out, torch::kInt64));
         if (!config.link_weights.neutral()) {
-          std::vector<float> next_w, prev_w;
-          data::link_row_weights(in, config.link_weights, next_w, prev_w);
-          b.next_weight.push_back(torch::tensor(next_w));
-          b.prev_weight.push_back(torch::tensor(prev_w));
+          data::link_row_weights(in, config.link_weights, b.next_weight.emplace_back(), b.prev_weight.emplace_back());
         }
       }
     }
@@ -87,16 +84,10 @@ Batch make_batch(const std::vector<const data::TileInputs*>& tiles, const std::v
         throw Error("make_batch: tile " + std::to_string(k) + ": a pairwise head needs each word's polygon (" +
                     std::to_string(in.words.size()) + " words for " + std::to_string(first.size()) + " first tokens)");
       std::vector<float> frames;
-      std::vector<geometry::ReadingFrame> word_frames;
-      for (const auto& w : in.words) {
-        geometry::Polygon poly;
-        for (size_t v = 0; v + 1 < w.polygon.size(); v += 2)
-          if (w.polygon[v] != data::kPolygonPad) poly.push_back({w.polygon[v] * in.aspect, w.polygon[v + 1]});
-        const geometry::ReadingFrame f = geometry::reading_frame(poly);
-        word_frames.push_back(f);
+      const std::vector<geometry::ReadingFrame> word_frames = data::window_frames(in);
+      for (const geometry::ReadingFrame& f : word_frames)
         frames.insert(frames.end(), {static_cast<float>(f.start.x), static_cast<float>(f.start.y), static_cast<float>(f.end.x),
                                      static_cast<float>(f.end.y), static_cast<float>(f.height)});
-      }
       b.word_frames.push_back(torch::tensor(frames).view({static_cast<int64_t>(in.words.size()), 5}).to(device));
       if (config.pair_lines) {
         std::vector<float> ends;

@@ -358,14 +358,7 @@ Outputs LightTextLinkingImpl::forward(const Batch& b, bool keep_layers, bool wor
         }
         return f;
       };
-      auto weights = [&](const std::vector<torch::Tensor>& v) {
-        std::vector<float> w;
-        if (i < static_cast<int64_t>(v.size()) && v[i].defined()) {
-          const torch::Tensor c = v[i].to(torch::kCPU).to(torch::kFloat32).contiguous();
-          w.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-        }
-        return w;
-      };
+      auto weights = [&](const std::vector<std::vector<float>>& v) { return i < static_cast<int64_t>(v.size()) ? v[i] : std::vector<float>{}; };
       link_losses(t.logits, t.bi_logits, labels, config.focal_alpha, config.focal_gamma, t,
                   {flags(b.next_outside), flags(b.prev_outside), weights(b.next_weight), weights(b.prev_weight)}, config.focal_self_target);
     }

@@ -64,9 +64,9 @@ struct Batch {
   // per tile: [N] 1 where the word's successor (next_outside) / predecessor (prev_outside) lies outside
   // the window: the losses leave those rows out (may be empty: none does).
   std::vector<torch::Tensor> next_outside, prev_outside;
-  // per tile: [N] float, each word's successor (next_weight) / predecessor (prev_weight) row's weight in
-  // the losses (data::link_row_weights; empty when the config's link_weights are all 1).
-  std::vector<torch::Tensor> next_weight, prev_weight;
+  // per tile: each word's successor (next_weight) / predecessor (prev_weight) row's weight in the
+  // losses (data::link_row_weights, on the CPU; empty when the config's link_weights are all 1).
+  std::vector<std::vector<float>> next_weight, prev_weight;
   // per tile: [N, 5] each word's reading frame in units of the frame's height: start x, y, end x, y,
   // height (model/pair_geometry; filled for a pairwise head only).
   std::vector<torch::Tensor> word_frames;
