@@ -10,6 +10,8 @@ PACKAGES=(
   clang libclang-rt-dev
   # LibTorch (CPU) and a fast BLAS/allocator for it
   libtorch-dev libopenblas0-openmp libtcmalloc-minimal4 libgoogle-perftools-dev
+  # oneDNN's headers: the models' matrix products through its sgemm (LibTorch already loads it)
+  libdnnl-dev
   # data-parallel training: the Gloo headers LibTorch's c10d needs
   libgloo-dev
   # geometry, images, JSON, command line

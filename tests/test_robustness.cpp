@@ -379,6 +379,27 @@ TEST(Robustness, OnlyMapImageFormatsReachTheDecoders) {
   fs::remove_all(dir);
 }
 
+TEST(Robustness, AJpeg2000SignatureDoesNotCarryADicomMarkToItsDecoder) {
+  // Found by fuzz_png: a JPEG 2000 signature, then "DICM" at byte 128. OpenCV asks its DICOM decoder
+  // before its JPEG 2000 ones, and GDCM aborted the process.
+  const std::string hostile = read_text(source_path("tests/data/hostile/dicom-marker-after-jp2.jp2"));
+  ASSERT_EQ(hostile.compare(0, 8, std::string("\0\0\0\x0cjP  ", 8)), 0);
+  ASSERT_EQ(hostile.compare(128, 4, "DICM"), 0);
+  try {
+    light::image::decode_rgb(hostile, "m.jp2");
+    ADD_FAILURE() << "decoded";
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("m.jp2: cannot read the image: bytes 128-131 read \"DICM\""), std::string::npos) << e.what();
+  }
+  const std::string dir = temp_dir();
+  write_text(dir + "/t.jp2", hostile);
+  EXPECT_THROW(light::image::read_rgb(dir + "/t.jp2"), light::Error);
+  write_text(dir + "/g.json", "[{\"image\": \"t.jp2\", \"groups\": [[{\"vertices\": [[0,0],[10,0],[10,5]]}]]}]");
+  expect_error(run_light("draw --words " + q(dir + "/g.json") + " --images " + q(dir) + " --out " + q(dir + "/drawn")),
+               dir + "/t.jp2: cannot read the image: bytes 128-131");
+  fs::remove_all(dir);
+}
+
 TEST(Robustness, SafetensorsShapesWhoseBytesOverflowAreRefused) {
   auto file = [](const std::string& header) {
     std::string bytes(8, '\0');

@@ -18,7 +18,14 @@ void check_image_format(const std::string& head, const std::string& path) {
   const auto starts = [&](const char* magic, size_t n, size_t at = 0) { return head.size() >= at + n && head.compare(at, n, magic, n) == 0; };
   if (starts("\x89PNG\r\n\x1a\n", 8) || starts("\xff\xd8\xff", 3) || starts("II*\0", 4) || starts("MM\0*", 4) ||
       starts("BM", 2) || (starts("RIFF", 4) && starts("WEBP", 4, 8)) || starts("\0\0\0\x0cjP  ", 8) || starts("\xff\x4f\xff\x51", 4))
+  {
+    // OpenCV asks its DICOM decoder (a DICOM file's "DICM" stands at byte 128) before its JPEG 2000
+    // ones, whatever the file's first bytes say: a JPEG 2000 signature followed by "DICM" there
+    // reaches the decoder that aborts the process.
+    if (starts("DICM", 4, 128))
+      throw Error(path + ": cannot read the image: bytes 128-131 read \"DICM\" (a DICOM file's mark), which OpenCV would decode as DICOM");
     return;
+  }
   throw Error(path + ": cannot read the image: not a PNG, JPEG, TIFF, BMP, WebP or JPEG 2000 file");
 }
 
@@ -80,8 +87,8 @@ void check_image_format_of(const std::string& path) {
   note_input(path, "an image this command reads");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read the image (missing or unreadable)");
-  std::string head(16, '\0');
-  in.read(head.data(), 16);
+  std::string head(kFormatHead, '\0');
+  in.read(head.data(), kFormatHead);
   head.resize(static_cast<size_t>(in.gcount()));
   check_image_format(head, path);
   in.clear();
@@ -112,7 +119,7 @@ std::pair<int, int> checked_size(int64_t w, int64_t h, const std::string& path) 
 // corrupt data) as light::Error.
 cv::Mat decode(const std::string& path, const std::string* bytes, int flags) {
   if (bytes) {
-    check_image_format(bytes->substr(0, 16), path);
+    check_image_format(bytes->substr(0, kFormatHead), path);
     check_whole(bytes->size(), [&](uint64_t offset, size_t n) { return offset < bytes->size() ? bytes->substr(offset, n) : std::string(); }, path);
   } else {
     check_image_format_of(path);

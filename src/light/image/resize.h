@@ -25,9 +25,11 @@ RgbImage read_rgb(const std::string& path);
 // The same decoding of a file's bytes held in memory (`name` stands for the file in errors).
 RgbImage decode_rgb(const std::string& bytes, const std::string& name);
 
-// Throws light::Error naming `path` unless `head` (a file's first bytes, 16 suffice) starts like PNG,
-// JPEG, TIFF, BMP, WebP or JPEG 2000. OpenCV would hand other files to decoders that are not for map
-// tiles and not safe on hostile bytes (Debian's DICOM decoder aborts the process on a crafted file).
+// Throws light::Error naming `path` unless `head` (a file's first kFormatHead bytes, fewer for a
+// shorter file) starts like PNG, JPEG, TIFF, BMP, WebP or JPEG 2000 and bears no DICOM mark at byte
+// 128. OpenCV would hand other files to decoders that are not for map tiles and not safe on hostile
+// bytes (Debian's DICOM decoder aborts the process on a crafted file).
+inline constexpr size_t kFormatHead = 132;
 void check_image_format(const std::string& head, const std::string& path);
 // The same for a file on disk.
 void check_image_format_of(const std::string& path);

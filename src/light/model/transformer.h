@@ -61,6 +61,9 @@ struct TransformerLayerImpl : torch::nn::Module {
   // The rest of the layer after the attention: context [B, Q, H] (heads concatenated, before
   // attention.output.dense), residual xq [B, Q, H].
   torch::Tensor finish(const torch::Tensor& context, const torch::Tensor& xq);
+  // finish in eval mode without gradients, a block of rows at a time (every step of it is row by
+  // row): the same result, without writing the [B * Q, 4H] intermediate out to memory.
+  torch::Tensor finish_inference(const torch::Tensor& context, const torch::Tensor& xq);
   Attention attention{nullptr};
   Intermediate intermediate{nullptr};
   DenseNorm output{nullptr};
