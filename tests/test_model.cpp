@@ -1265,6 +1265,21 @@ TEST(Train, ScaleWindowsAndAPairwiseHeadTrainAndLinkEveryWord) {
   EXPECT_TRUE(lc.pair_lettering);
   EXPECT_EQ(lc.head, SuccessorHead::Pairwise);
   EXPECT_EQ(count_words(link_with_model(data, dir + "/letters/best", dir + "/two", lo, &r)), count_words(data));
+  // --head-hidden widens the head's hidden units and never narrows them.
+  train::TrainOptions narrow = l;
+  narrow.out_dir = dir + "/narrow";
+  narrow.init = dir + "/letters/best";
+  narrow.head_hidden = lc.pair_hidden / 2;
+  try {
+    train::train(narrow);
+    FAIL();
+  } catch (const light::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--head-hidden " + std::to_string(lc.pair_hidden / 2) + ": --init " + dir + "/letters/best's head is " +
+                                         std::to_string(lc.pair_hidden) + " wide"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/narrow"));
   // A model without a pairwise head has none to widen.
   train::TrainOptions b = o;
   b.head = "bilinear";

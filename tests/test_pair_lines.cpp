@@ -103,6 +103,17 @@ TEST(PairLines, MakeBatchFillsEachWordsLineAndTheWidenedHeadStartsFromTheModelsO
   const Outputs after = widened->forward(batch);
   EXPECT_TRUE(torch::allclose(after.tiles[0].probs, before.tiles[0].probs, 1e-6, 1e-7));
   EXPECT_TRUE(torch::allclose(after.tiles[0].bi_probs, before.tiles[0].bi_probs, 1e-6, 1e-7));
+  // What `--head-hidden 96` does besides: the checkpoint's units first, new ones with no say at first.
+  ModelConfig wider = wide;
+  wider.pair_hidden = c.pair_hidden + 32;
+  LightTextLinking widest(wider);
+  train::initialise(*widest, *widest->light, wider, w);
+  widest->eval();
+  ASSERT_EQ(widest->successor_pair->out->weight.size(1), c.pair_hidden + 32);
+  EXPECT_GT(widest->successor_pair->from->weight.slice(0, c.pair_hidden).abs().sum().item<double>(), 0.0);  // the new units can learn
+  const Outputs widest_out = widest->forward(batch);
+  EXPECT_TRUE(torch::allclose(widest_out.tiles[0].probs, before.tiles[0].probs, 1e-6, 1e-7));
+  EXPECT_TRUE(torch::allclose(widest_out.tiles[0].bi_probs, before.tiles[0].bi_probs, 1e-6, 1e-7));
   // A batch without the lines is refused by name.
   EXPECT_THROW(widened->forward(make_batch({&in}, {&px}, c, torch::kCPU)), std::runtime_error);
   // Its config says so; earlier models' config.json is unchanged.

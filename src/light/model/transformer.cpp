@@ -12,7 +12,7 @@ namespace light::model {
 
 torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x) {
   if (!torch::GradMode::is_enabled()) return linear_inference(lin, x);
-  if (gemm_uses_onednn()) return linear_trainable(lin, x);
+  if (gemm_uses_onednn() && x.device().is_cpu()) return linear_trainable(lin, x);
   // LibTorch 1.13 runs a Linear on [B, S, in] as a matrix product, then a second pass adding the
   // bias; on the [B * S, in] view, addmm starts from the bias instead.
   if (x.dim() > 2 && lin->bias.defined() && x.is_contiguous()) {
@@ -142,7 +142,7 @@ constexpr int64_t kFinishBlock = 256;
 }  // namespace
 
 torch::Tensor TransformerLayerImpl::finish(const torch::Tensor& context, const torch::Tensor& xq) {
-  if (!is_training() && !torch::GradMode::is_enabled() && context.numel() / context.size(-1) >= 2 * kFinishBlock)
+  if (!is_training() && !torch::GradMode::is_enabled() && context.device().is_cpu() && context.numel() / context.size(-1) >= 2 * kFinishBlock)
     return finish_inference(context, xq);
   auto drop = [&](const torch::Tensor& t) {
     return hidden_dropout > 0 && is_training() ? train_dropout(t, hidden_dropout) : t;

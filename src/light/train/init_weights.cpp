@@ -67,13 +67,22 @@ void initialise(torch::nn::Module& net, model::LightModelImpl& light, const mode
     if (it == w.state.end()) continue;
     const torch::Tensor& from = it->second;
     torch::Tensor to = prm.value();
-    // A pairwise head widened by more pair features (--head pairwise-lettering, pairwise-lines): the checkpoint's
-    // columns first, the new ones zero, so the widened head scores as the checkpoint's did.
-    const bool widened = prm.key().size() > 15 && prm.key().compare(prm.key().size() - 15, 15, "geometry.weight") == 0 &&
-                         from.dim() == 2 && to.dim() == 2 && from.size(0) == to.size(0) && from.size(1) < to.size(1);
+    // A pairwise head widened (--head pairwise-lettering, pairwise-lines: more pair features, the
+    // geometry layer's columns; --head-hidden: more hidden units, rows of geometry, from and to and
+    // columns of out): the checkpoint's block first; the new features' columns and the new units'
+    // out weights zero, so the widened head scores as the checkpoint's did. New units' other
+    // weights keep their fresh initialisation: they learn once out gives them a say.
+    const bool pair_head = prm.key().rfind("successor_pair.", 0) == 0 || prm.key().rfind("predecessor_pair.", 0) == 0;
+    bool widened = pair_head && from.dim() == to.dim() && from.sizes() != to.sizes();
+    for (int64_t d = 0; widened && d < from.dim(); ++d) widened = from.size(d) <= to.size(d);
     if (widened) {
-      to.zero_();
-      to.slice(1, 0, from.size(1)).copy_(from);
+      torch::Tensor block = to;
+      for (int64_t d = 0; d < from.dim(); ++d) block = block.slice(d, 0, from.size(d));
+      block.copy_(from);
+      const std::string& k = prm.key();
+      const auto ends = [&](const std::string& tail) { return k.size() > tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0; };
+      if (ends("geometry.weight")) to.slice(0, 0, from.size(0)).slice(1, from.size(1)).zero_();
+      if (ends("out.weight")) to.slice(1, from.size(1)).zero_();
       ++loaded;
       continue;
     }

@@ -51,6 +51,10 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
         "end); the last two with --init a pairwise model widen its head")
           .one_of({"bilinear", "pairwise", "pairwise-context", "pairwise-lettering", "pairwise-lines"})
           .before("\"bilinear\""),
+      O("--head-hidden", "head_hidden", &T::head_hidden,
+        "The pairwise head's hidden width (0: the config's, 64, or --init's); wider than --init's widens its head, which scores as "
+        "before at first")
+          .before("0"),
       O("--polygon-points", "polygon_points", &T::polygon_points,
         "Word polygons of other than 16 points: resample (16 points along the outline) | keep (the reference's first 16)")
           .one_of({"resample", "keep"})

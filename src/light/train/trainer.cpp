@@ -209,6 +209,15 @@ void FineTuning::set_up() {
       throw Error("--head " + opt_.head + ": --init " + opt_.init + " has no pairwise head to widen");
     (opt_.head == "pairwise-lines" ? config_.pair_lines : config_.pair_lettering) = true;
   }
+  if (opt_.head_hidden != 0) {
+    if (opt_.head_hidden < 0 || opt_.head_hidden > (1 << 12))
+      throw Error("--head-hidden: expected 0 (the config's) or a width of 1 to 4096, got " + std::to_string(opt_.head_hidden));
+    if (config_.head != model::SuccessorHead::Pairwise) throw Error("--head-hidden: the successor head is not pairwise (--head)");
+    if (init_sized && opt_.head_hidden < config_.pair_hidden)
+      throw Error("--head-hidden " + std::to_string(opt_.head_hidden) + ": --init " + opt_.init + "'s head is " +
+                  std::to_string(config_.pair_hidden) + " wide; a head is widened, not narrowed");
+    config_.pair_hidden = opt_.head_hidden;
+  }
   if (!(opt_.window_word_height == 0 || (opt_.window_word_height > 0 && opt_.window_word_height < 0.5)))
     throw Error("--window-word-height: expected 0 (whole tiles) or a fraction in (0, 0.5), got " + std::to_string(opt_.window_word_height));
   if (!(opt_.scale_jitter >= 0 && opt_.scale_jitter <= 2))

@@ -41,6 +41,9 @@ struct TrainOptions {
   // training window's side scaled by exp(u), u uniform in [-scale_jitter, scale_jitter]. A LIGHT
   // model folder given to --init brings its own head and windows.
   std::string head = "bilinear";
+  // The pairwise head's hidden width (0: the config's, or --init's). Wider than --init's widens the
+  // head: the new units start with no say in the score (model::PairScore's out weights zero).
+  int head_hidden = 0;
   // How word polygons reach the model (data/model_polygons.h): "resample" (16 points along the
   // outline, for any other vertex count) or "keep" (the reference's first 16 points). Recorded in the
   // model's config.json, so that linking feeds it the same way.
