@@ -9,7 +9,7 @@ namespace {
 
 using light::model::addmm_weight;
 using light::model::gemm_into;
-using light::model::linear_trainable;
+using light::model::linear;
 
 double max_diff(const torch::Tensor& a, const torch::Tensor& b) { return (a - b).abs().max().item<double>(); }
 
@@ -60,7 +60,7 @@ TEST(Gemm, TrainableLinearGivesLibTorchsOutputsAndGradients) {
       if (with_bias) ref->bias.copy_(lin->bias);
     }
     const torch::Tensor x = torch::randn({3, 17, 48}, torch::requires_grad()), x_ref = x.detach().clone().requires_grad_(true);
-    const torch::Tensor y = linear_trainable(lin, x), y_ref = ref->forward(x_ref);
+    const torch::Tensor y = linear(lin, x), y_ref = ref->forward(x_ref);
     EXPECT_LT(max_diff(y, y_ref), 1e-4);
     const torch::Tensor upstream = torch::randn({3, 17, 24});
     (y * upstream).sum().backward();

@@ -6,24 +6,36 @@
 
 namespace light::model {
 
+bool gemm_uses_onednn() {
+#ifdef LIGHT_HAVE_ONEDNN
+  return true;
+#else
+  return false;
+#endif
+}
+
 namespace {
 // A 2-D float32 CPU matrix whose rows have unit stride: what sgemm reads with a leading dimension.
 bool sgemm_matrix(const torch::Tensor& t) {
   return t.dim() == 2 && t.scalar_type() == torch::kFloat32 && t.device().is_cpu() && t.stride(1) == 1 && t.stride(0) >= t.size(1) &&
          t.stride(0) >= 1;
 }
-bool onednn_applies(std::initializer_list<const torch::Tensor*> ts) {
-#ifdef LIGHT_HAVE_ONEDNN
-  if (torch::GradMode::is_enabled())
-    for (const torch::Tensor* t : ts)
-      if (t->defined() && t->requires_grad()) return false;
+// Whether oneDNN can multiply these matrices in place (whether or not gradients are wanted).
+bool onednn_reads(std::initializer_list<const torch::Tensor*> ts) {
+  if (!gemm_uses_onednn()) return false;
   for (const torch::Tensor* t : ts)
     if (!sgemm_matrix(*t)) return false;
   return true;
-#else
-  (void)ts;
-  return false;
-#endif
+}
+// ... and whether a product outside autograd may: none of them wants a gradient.
+bool onednn_applies(std::initializer_list<const torch::Tensor*> ts) {
+  if (torch::GradMode::is_enabled())
+    for (const torch::Tensor* t : ts)
+      if (t->defined() && t->requires_grad()) return false;
+  return onednn_reads(ts);
+}
+bool onednn_bias(const torch::Tensor& b) {
+  return !b.defined() || (b.dim() == 1 && b.is_contiguous() && b.scalar_type() == torch::kFloat32 && b.device().is_cpu());
 }
 #ifdef LIGHT_HAVE_ONEDNN
 // C (M x N, row stride ldc) = beta C + alpha op(A) op(B); false where oneDNN refuses (the caller falls back).
@@ -64,19 +76,10 @@ struct OnednnLinear : torch::autograd::Function<OnednnLinear> {
 };
 }  // namespace
 
-bool gemm_uses_onednn() {
-#ifdef LIGHT_HAVE_ONEDNN
-  return true;
-#else
-  return false;
-#endif
-}
-
 torch::Tensor addmm_weight(const torch::Tensor& bias, const torch::Tensor& a, const torch::Tensor& w, double alpha) {
   const bool with_bias = bias.defined();
-  const bool bias_fits = !with_bias || (bias.dim() == 1 && bias.is_contiguous() && bias.scalar_type() == torch::kFloat32 &&
-                                        bias.device().is_cpu() && !(torch::GradMode::is_enabled() && bias.requires_grad()));
-  if (bias_fits && w.is_contiguous() && onednn_applies({&a, &w})) {
+  const bool bias_grad = with_bias && torch::GradMode::is_enabled() && bias.requires_grad();
+  if (onednn_bias(bias) && !bias_grad && w.is_contiguous() && onednn_applies({&a, &w})) {
 #ifdef LIGHT_HAVE_ONEDNN
     // A copy of the bias in every row, made with clone: contiguous() of a one-row expand is the
     // bias itself, which the product would then overwrite.
@@ -85,14 +88,8 @@ torch::Tensor addmm_weight(const torch::Tensor& bias, const torch::Tensor& a, co
     if (onednn_sgemm(a, false, w, true, alpha, with_bias ? 1.0 : 0.0, out)) return out;
 #endif
   }
-  return with_bias ? torch::addmm(bias, a, w.t(), 1.0, alpha) : torch::mm(a, w.t()).mul_(alpha);
-}
-
-torch::Tensor linear_inference(torch::nn::Linear& lin, const torch::Tensor& x) {
-  if (x.dim() < 2 || !x.is_contiguous()) return lin->forward(x);
-  std::vector<int64_t> shape = x.sizes().vec();
-  shape.back() = lin->weight.size(0);
-  return addmm_weight(lin->bias, x.view({-1, x.size(-1)}), lin->weight).view(shape);
+  if (with_bias) return torch::addmm(bias, a, w.t(), 1.0, alpha);
+  return alpha == 1.0 ? torch::mm(a, w.t()) : torch::mm(a, w.t()).mul_(alpha);
 }
 
 void gemm_into(torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b, bool b_transposed, double alpha, double beta,
@@ -111,17 +108,16 @@ void gemm_into(torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& 
   }
 }
 
-torch::Tensor linear_trainable(torch::nn::Linear& lin, const torch::Tensor& x) {
-  const torch::Tensor& w = lin->weight;
-  const torch::Tensor& b = lin->bias;
-  const bool fits = gemm_uses_onednn() && x.dim() >= 2 && x.is_contiguous() && w.is_contiguous() && x.scalar_type() == torch::kFloat32 &&
-                    x.device().is_cpu() && w.scalar_type() == torch::kFloat32 && w.device().is_cpu() &&
-                    (!b.defined() || (b.is_contiguous() && b.scalar_type() == torch::kFloat32 && b.device().is_cpu()));
-  if (!fits) return lin->forward(x);
+torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x) {
+  if (x.dim() < 2 || !x.is_contiguous()) return lin->forward(x);
+  const torch::Tensor &w = lin->weight, &b = lin->bias;
   std::vector<int64_t> shape = x.sizes().vec();
   shape.back() = w.size(0);
-  const torch::Tensor bias = b.defined() ? b : torch::zeros({w.size(0)}, w.options());
-  return OnednnLinear::apply(x.view({-1, x.size(-1)}), w, bias).view(shape);
+  const torch::Tensor rows = x.view({-1, x.size(-1)});
+  const bool grads = torch::GradMode::is_enabled() && (x.requires_grad() || w.requires_grad() || (b.defined() && b.requires_grad()));
+  if (grads && onednn_bias(b) && w.is_contiguous() && onednn_reads({&rows, &w}))
+    return OnednnLinear::apply(rows, w, b.defined() ? b : torch::zeros({w.size(0)}, w.options())).view(shape);
+  return addmm_weight(b, rows, w).view(shape);
 }
 
 }  // namespace light::model

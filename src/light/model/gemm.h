@@ -15,16 +15,15 @@ bool gemm_uses_onednn();
 // (undefined: none). [M, N], contiguous.
 torch::Tensor addmm_weight(const torch::Tensor& bias, const torch::Tensor& a, const torch::Tensor& w, double alpha = 1.0);
 
-// A Linear applied to x [..., in] as one product over its rows: [..., out].
-torch::Tensor linear_inference(torch::nn::Linear& lin, const torch::Tensor& x);
-
 // out = beta * out + alpha * op(a) @ op(b) (op: transposed where asked), every matrix 2-D with rows
 // of unit stride (out may be a view into a larger tensor: its rows written in place).
 void gemm_into(torch::Tensor& out, const torch::Tensor& a, const torch::Tensor& b, bool b_transposed, double alpha, double beta,
                bool a_transposed = false);
 
-// A Linear applied to x [..., in] where gradients are wanted: oneDNN's products forward and backward
-// (the bias's gradient a sum over rows); LibTorch's Linear where they do not apply.
-torch::Tensor linear_trainable(torch::nn::Linear& lin, const torch::Tensor& x);
+// lin(x) for x [..., in] as one product over its rows that starts from the bias (LibTorch 1.13 runs
+// a Linear on [B, S, in] as a product, then a second pass adding the bias): oneDNN's where it
+// applies, through an autograd function whose backward's products are oneDNN's too where gradients
+// are wanted; LibTorch's addmm otherwise.
+torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x);
 
 }  // namespace light::model

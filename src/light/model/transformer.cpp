@@ -10,19 +10,6 @@
 
 namespace light::model {
 
-torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x) {
-  if (!torch::GradMode::is_enabled()) return linear_inference(lin, x);
-  if (gemm_uses_onednn() && x.device().is_cpu()) return linear_trainable(lin, x);
-  // LibTorch 1.13 runs a Linear on [B, S, in] as a matrix product, then a second pass adding the
-  // bias; on the [B * S, in] view, addmm starts from the bias instead.
-  if (x.dim() > 2 && lin->bias.defined() && x.is_contiguous()) {
-    std::vector<int64_t> shape = x.sizes().vec();
-    shape.back() = lin->weight.size(0);
-    return torch::addmm(lin->bias, x.view({-1, x.size(-1)}), lin->weight.t()).view(shape);
-  }
-  return lin->forward(x);
-}
-
 SelfAttentionImpl::SelfAttentionImpl(int hidden, int h) : heads(h), head_dim(hidden / h) {
   query = register_module("query", torch::nn::Linear(hidden, hidden));
   key = register_module("key", torch::nn::Linear(hidden, hidden));
@@ -160,8 +147,8 @@ torch::Tensor TransformerLayerImpl::finish_inference(const torch::Tensor& contex
   auto& d2 = intermediate->dense;
   auto& d3 = output->dense;
   const int64_t blocks = (n + kFinishBlock - 1) / kFinishBlock;
-  // Each block on one thread (OpenBLAS runs single-threaded inside a parallel region): the blocks,
-  // not the products, are shared among the threads.
+  // Each block on one thread (a product inside a parallel region runs on its own thread): the
+  // blocks, not the products, are shared among the threads.
   at::parallel_for(0, blocks, 1, [&](int64_t begin, int64_t end) {
     const torch::NoGradGuard no_grad;  // the mode is the thread's own: the caller's does not reach the pool's threads
     for (int64_t b = begin; b < end; ++b) {

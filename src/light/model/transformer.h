@@ -5,6 +5,8 @@
 #pragma once
 #include <torch/torch.h>
 
+#include "light/model/gemm.h"  // linear
+
 namespace light::model {
 
 struct SelfAttentionImpl : torch::nn::Module {
@@ -35,8 +37,6 @@ struct IntermediateImpl : torch::nn::Module {
 };
 TORCH_MODULE(Intermediate);
 
-// lin(x), for x of any rank, with the bias added inside the matrix product (same values).
-torch::Tensor linear(torch::nn::Linear& lin, const torch::Tensor& x);
 
 enum class AttentionStyle { LayoutLMv3, Bert };
 
