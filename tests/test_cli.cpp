@@ -167,7 +167,7 @@ TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
   EXPECT_NE(read_text(dir + "/h.json"), read_text(dir + "/m.json"));
   // The decoding's settings out of range: refused by name, nothing written.
   for (const std::string bad : {"--reading-prior-above 2", "--no-successor-exponent 9", "--reading-prior-next-line 101", "--lettering-prior 0.5",
-                                    "--alignment-prior 0.5", "--baseline-prior 101", "--polygon-height 0.1"}) {
+                                    "--alignment-prior 0.5", "--baseline-prior 101", "--polygon-height 0.1", "--figure-prior 1.5"}) {
     r = run_light("link --words " + q(tile + "/annotations.json") + " --images " + q(tile) + " " + bad + " -o " + q(dir + "/bad.json") + " -q");
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find(bad.substr(0, bad.find(' ')) + ": expected"), std::string::npos) << r.err;

@@ -89,6 +89,28 @@ TEST(DecodingPrior, ACandidateOnTheLineBelowIsMultipliedByTheNextLineFactor) {
   EXPECT_EQ(link::decode_successors(p, q).successors, (std::vector<int>{1, 1, 2}));
 }
 
+// House numbers in a row, "123" then "125", and a street name: the model's 0.6 for "125" after "123"
+// beats "123" ending (0.3); times the figure factor 0.1 it does not, in both directions, and the
+// street name's entries are left as they are.
+TEST(DecodingPrior, AFigureAfterAFigureIsMultipliedByTheFigureFactor) {
+  EXPECT_TRUE(link::bare_figure("125"));
+  EXPECT_TRUE(link::bare_figure("7"));
+  for (const std::string not_one : {"", "12a", "T.2N.", "1850s", "No.", "Main", "15th", "123456789"}) EXPECT_FALSE(link::bare_figure(not_one)) << not_one;
+  const std::vector<std::vector<float>> P = {{0.3f, 0.6f, 0.1f}, {0.1f, 0.8f, 0.1f}, {0.1f, 0.1f, 0.8f}};
+  const std::vector<std::vector<float>> Q = {{0.8f, 0.1f, 0.1f}, {0.7f, 0.2f, 0.1f}, {0.1f, 0.1f, 0.8f}};
+  EXPECT_EQ(link::decode_successors(rows(P), rows(Q)).successors, (std::vector<int>{1, 1, 2}));
+  data::SparseRows p = rows(P), q = rows(Q);
+  const std::vector<char> figure = {1, 1, 0};
+  link::apply_figure_prior(p, q, figure, 0.1);
+  EXPECT_FLOAT_EQ(p.at(0, 1), 0.06f);
+  EXPECT_FLOAT_EQ(q.at(1, 0), 0.07f);
+  EXPECT_FLOAT_EQ(p.at(0, 0), 0.3f);  // its own entry
+  EXPECT_FLOAT_EQ(p.at(0, 2), 0.1f);  // a figure before a word
+  EXPECT_FLOAT_EQ(p.at(2, 0), 0.1f);  // a word before a figure
+  EXPECT_EQ(link::decode_successors(p, q).successors, (std::vector<int>{0, 1, 2}));
+  EXPECT_THROW(link::apply_figure_prior(p, q, {1, 1}, 0.1), light::Error);
+}
+
 // Hand-worked: centres at x = 50, 150, 250, 1050 on one line (words 100 wide) of a 2000 x 2000 tile, a
 // window side of 250. Around 150: the window 25..275 holds 50, 150, 250. Around 50: the window centred
 // on it would start at -75; moved inside the tile it spans 0..250 and holds 50, 150, 250 (its edge

@@ -80,6 +80,23 @@ double no_successor_factor(const DecodingPrior& prior, size_t m) {
   return prior.no_successor_bias * std::pow(static_cast<double>(std::max<size_t>(m, 1)) / kBiasWindowWords, prior.no_successor_exponent);
 }
 
+bool bare_figure(const std::string& text) {
+  return !text.empty() && text.size() <= 8 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void apply_figure_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<char>& is_figure, double factor) {
+  if (bi_probs.n != probs.n || is_figure.size() != static_cast<size_t>(probs.n))
+    throw Error("figure prior: " + std::to_string(probs.n) + " successor rows, " + std::to_string(bi_probs.n) + " predecessor rows and " +
+                std::to_string(is_figure.size()) + " words");
+  const float f = static_cast<float>(factor);
+  for (data::SparseRows* m : {&probs, &bi_probs})
+    for (int i = 0; i < m->n; ++i) {
+      if (!is_figure[static_cast<size_t>(i)]) continue;
+      for (auto& [j, p] : m->rows[static_cast<size_t>(i)])
+        if (j != i && is_figure[static_cast<size_t>(j)]) p *= f;
+    }
+}
+
 void apply_decoding_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,
                           double window_side, double width, double height, const DecodingPrior& prior,
                           const std::vector<Lettering>* lettering) {

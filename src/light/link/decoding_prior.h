@@ -19,9 +19,12 @@
 // - The lettering prior: a candidate on the line below or spread along the line (more than 2 heights
 //   of white away) is multiplied by `lettering` when it is lettered as the word is (lettering.h: ink,
 //   height, case), and divided by it when it is not.
+// - The figure prior (apply_figure_prior): a bare figure's candidate that is a bare figure too
+//   (house numbers in a row) times `figures`.
 // - The alignment and baseline priors (line_alignment.h) read the lines of a first decoding: they
 //   are applied to the rows that come out of this one, and the rows decoded again.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "light/data/sparse_rows.h"
@@ -47,6 +50,7 @@ struct DecodingPrior {
   double above = 1.0;
   double next_line = 1.0;
   double lettering = 1.0;
+  double figures = 1.0;    // apply_figure_prior
   double alignment = 1.0;  // line_alignment.h: applied after a first decoding (apply_line_alignment)
   double baseline = 1.0;   // likewise
   BaselineTolerance baseline_tolerance;  // what the baseline prior takes as on one baseline
@@ -88,6 +92,15 @@ double rise_below(const geometry::ReadingFrame& from, const geometry::ReadingFra
 
 // The factor on the "no successor" entry of a word whose row holds m words.
 double no_successor_factor(const DecodingPrior& prior, size_t m);
+
+// Whether a word's text is a bare figure ("7", "125"): house and lot numbers, which real sheets set in
+// rows along a block front, each a phrase of its own. No phrase of data/real or of the synthetic test
+// sets joins two of them, while the model, which never saw such rows, chained them (docs/default-model.md).
+bool bare_figure(const std::string& text);
+
+// Each candidate link from a bare figure to a bare figure (is_figure[k] for model word k) times
+// `factor`, in the successor rows and the predecessor rows. light::Error when the sizes disagree.
+void apply_figure_prior(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<char>& is_figure, double factor);
 
 // Applies `prior` to the rows: probs(i, j) (j follows i) and bi_probs(i, j) (j precedes i).
 // frames[k]: model word k's reading frame (reading_frames); `window_side`: the side, in the frames'

@@ -64,6 +64,7 @@ struct ModelLinker::Impl {
     prior.above = c.reading_prior_above;
     prior.next_line = c.reading_prior_next_line;
     prior.lettering = c.lettering_prior;
+    prior.figures = c.figure_prior;
     prior.alignment = c.alignment_prior;
     prior.baseline = c.baseline_prior;
     polygon_height = c.polygon_height;
@@ -177,6 +178,12 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   }
   apply_decoding_prior(P, Q, frames, config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width,
                        height, prior, &letters);
+  if (prior.figures != 1.0) {
+    const auto flat = flatten(seen);
+    std::vector<char> figure;
+    for (size_t s : sources) figure.push_back(flat[s]->text && bare_figure(*flat[s]->text));
+    apply_figure_prior(P, Q, figure, prior.figures);
+  }
   if (prior.alignment != 1.0 || prior.baseline != 1.0) {  // the lines of a first decoding, then again
     const Decoded first = decode_successors(P, Q);
     apply_line_alignment(P, Q, frames, first.successors, {prior.alignment, prior.baseline, prior.baseline_tolerance});

@@ -104,6 +104,7 @@ struct ModelConfig {
   // little: the test made for drawn outlines leaves most spotted spread names apart (docs/notes/2026-11-spotter.md).
   double spotted_baseline_log_height = 0.0;
   double spotted_baseline_degrees = 0.0;
+  double figure_prior = 1.0;     // a bare figure's candidate successor that is a bare figure too times this (1: none)
   double lettering_prior = 1.0;  // next-line and spread candidates lettered alike times this, others over it (1: none)
   // The words' polygons as the linker reads them: at this share of their height, about their middle
   // (data::polygons_at_height; windows, model and priors alike), the output keeping them as they came.

@@ -24,6 +24,9 @@ const std::vector<DecodingSetting>& decoding_settings() {
       {"reading_prior_next_line", "--reading-prior-next-line", 0, 100, false, &ModelConfig::reading_prior_next_line, 1.0,
        "a factor in [0, 100] (1: none)",
        "Multiply a candidate successor on the line below the word (0.75-3 heights below) by this (1: none)"},
+      {"figure_prior", "--figure-prior", 0, 1, false, &ModelConfig::figure_prior, 1.0, "a factor in [0, 1] (1: none)",
+       "Multiply a candidate successor by this when it and the word are both bare figures (\"125\" after \"123\": house or lot numbers "
+       "in a row) (1: none)"},
       {"lettering_prior", "--lettering-prior", 1, 100, false, &ModelConfig::lettering_prior, 1.0, "a factor in [1, 100] (1: none)",
        "Multiply a candidate on the line below or spread along the line by this when lettered as the word is (ink, height, case), "
        "divide it when not (1: none)"},
