@@ -95,7 +95,8 @@ TEST(DecodingPrior, ACandidateOnTheLineBelowIsMultipliedByTheNextLineFactor) {
 TEST(DecodingPrior, AFigureAfterAFigureIsMultipliedByTheFigureFactor) {
   EXPECT_TRUE(link::bare_figure("125"));
   EXPECT_TRUE(link::bare_figure("7"));
-  for (const std::string not_one : {"", "12a", "T.2N.", "1850s", "No.", "Main", "15th", "123456789"}) EXPECT_FALSE(link::bare_figure(not_one)) << not_one;
+  for (const std::string not_one : {"", "12a", "T.2N.", "1850s", "No.", "Main", "15th", "123456789"})
+    EXPECT_FALSE(link::bare_figure(not_one)) << not_one;
   const std::vector<std::vector<float>> P = {{0.3f, 0.6f, 0.1f}, {0.1f, 0.8f, 0.1f}, {0.1f, 0.1f, 0.8f}};
   const std::vector<std::vector<float>> Q = {{0.8f, 0.1f, 0.1f}, {0.7f, 0.2f, 0.1f}, {0.1f, 0.1f, 0.8f}};
   EXPECT_EQ(link::decode_successors(rows(P), rows(Q)).successors, (std::vector<int>{1, 1, 2}));
