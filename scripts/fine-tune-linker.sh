@@ -61,8 +61,14 @@ def add(out, tiles, images, prefix, merged):
         merged.append(dict(t, image=f'images/{prefix}_{base}'))
 
 def tiles(path):
-    with open(path) as f:
-        return json.load(f)
+    try:
+        with open(path) as f:
+            t = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f'fine-tune-linker: {path}: cannot read a MapText JSON ({e})')
+    if not isinstance(t, list) or any(not isinstance(x, dict) or 'image' not in x or 'groups' not in x for x in t):
+        sys.exit(f'fine-tune-linker: {path}: not a MapText JSON (a list of tiles, each with "image" and "groups")')
+    return t
 
 for out, parts in (('train', [(train, train_images, 'real%d' % k) for k in range(int(repeat))] +
                              [(f'{run}/synth-{p}/annotations.json', f'{run}/synth-{p}/images', p) for p in ('real', 'mix')]),
@@ -89,7 +95,7 @@ log trained
 
 edges_f() {  # model, extra link arguments: VAL's edges F
   local m=$1; shift
-  "$LIGHT" link --model "$m" --words "$VAL" --images "$VAL_IMAGES" -o "$RUN/val-linked.json" -q --threads "$THREADS" "$@" 2>/dev/null
+  "$LIGHT" link --model "$m" --words "$VAL" --images "$VAL_IMAGES" -o "$RUN/val-linked.json" -q --threads "$THREADS" "$@"
   "$LIGHT" eval --gt "$VAL" --pred "$RUN/val-linked.json" --task detedges | python3 -c 'import json, sys; print(round(json.load(sys.stdin)["edges_fscore"], 4))'
 }
 before=$(edges_f "$MODEL")

@@ -2,7 +2,8 @@
 # ctest: scripts/fine-tune-linker.sh end to end on a few tiny tiles (a real labelled tile learnt beside
 # two synthetic ones, one epoch): it makes RUN/model, whose config carries the factor it chose among
 # BIASES and whose weights moved from the bundled model's, and that model links every word of VAL once;
-# a RUN it did not make, and VAL the same file as TRAIN, are refused with the reason and nothing written.
+# a RUN it did not make, VAL the same file as TRAIN, and a TRAIN that is no MapText JSON are refused with
+# the reason and no model written.
 set -euo pipefail
 BUILD=$1 SOURCE=$2
 OUT="$BUILD/fine-tune-linker-check"
@@ -28,5 +29,8 @@ grep -q "$OUT/other exists and is not a run of this script" "$OUT/err.txt" || { 
 [ "$(ls "$OUT/other")" = file ] && [ "$(cat "$OUT/other/file")" = keep ] || { echo "the foreign RUN was changed" >&2; exit 1; }
 if run env VAL="$SOURCE/data/real/test.json" bash "$SOURCE/scripts/fine-tune-linker.sh" "$OUT/same" 2> "$OUT/err.txt"; then echo "VAL = TRAIN was accepted" >&2; exit 1; fi
 grep -q "VAL is TRAIN" "$OUT/err.txt" && [ ! -e "$OUT/same" ] || { cat "$OUT/err.txt" >&2; exit 1; }
+echo '{"a": 1}' > "$OUT/bad.json"
+if run env TRAIN="$OUT/bad.json" SYNTH=0 SYNTH_VAL=0 bash "$SOURCE/scripts/fine-tune-linker.sh" "$OUT/bad" 2> "$OUT/err.txt"; then echo "a TRAIN that is no MapText JSON was accepted" >&2; exit 1; fi
+grep -q "$OUT/bad.json: not a MapText JSON" "$OUT/err.txt" && [ ! -e "$OUT/bad/model" ] || { cat "$OUT/err.txt" >&2; exit 1; }
 echo "fine-tune-linker: $in words linked by the fine-tuned model (factor $b); refusals hold"
 rm -rf "$OUT"

@@ -169,19 +169,18 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   merge.finish(raw, raw_bi);  // the model's own probabilities, written with each link
   P = raw, Q = raw_bi;
   const std::vector<geometry::ReadingFrame> frames = reading_frames(seen, sources, prior);
-  std::vector<Lettering> letters;
-  if (prior.lettering != 1.0) {
+  std::vector<const maptext::Word*> model_words;  // model word k: the tile's word sources[k]
+  if (prior.lettering != 1.0 || prior.figures != 1.0) {
     const auto flat = flatten(seen);
-    std::vector<const maptext::Word*> model_words;
     for (size_t s : sources) model_words.push_back(flat[s]);
-    letters = word_lettering(model_words, frames, img.rgb.empty() && at_scale ? *at_scale : img, width, height);
   }
+  std::vector<Lettering> letters;
+  if (prior.lettering != 1.0) letters = word_lettering(model_words, frames, img.rgb.empty() && at_scale ? *at_scale : img, width, height);
   apply_decoding_prior(P, Q, frames, config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width,
                        height, prior, &letters);
   if (prior.figures != 1.0) {
-    const auto flat = flatten(seen);
     std::vector<char> figure;
-    for (size_t s : sources) figure.push_back(flat[s]->text && bare_figure(*flat[s]->text));
+    for (const maptext::Word* w : model_words) figure.push_back(w->text && bare_figure(*w->text));
     apply_figure_prior(P, Q, figure, prior.figures);
   }
   if (prior.alignment != 1.0 || prior.baseline != 1.0) {  // the lines of a first decoding, then again

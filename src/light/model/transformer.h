@@ -37,7 +37,6 @@ struct IntermediateImpl : torch::nn::Module {
 };
 TORCH_MODULE(Intermediate);
 
-
 enum class AttentionStyle { LayoutLMv3, Bert };
 
 struct TransformerLayerImpl : torch::nn::Module {
