@@ -4,9 +4,8 @@
 # stack names, half the default mix) so that it keeps what it knew; validated on VAL and SYNTH_VAL synthetic
 # tiles; then the "no successor" factor chosen again on VAL (the one of BIASES with the best edges F)
 # and written into the new model's config.json. The new model is RUN/model; VAL's edges F before and
-# after is printed. On data/real's Paris atlas, six tiles learnt lifted two other tiles of the same
-# atlas from 0.758 to 0.787 edges F at the bundled factor, to 0.762 at the factor chosen on VAL tiles
-# of other maps: take VAL from the series you will link (docs/default-model.md, "Fine-tuning it on a
+# after is printed. Take TRAIN and VAL from the series you will link: a factor chosen on other maps'
+# tiles does not fit it (what it bought on a real atlas: docs/default-model.md, "Fine-tuning it on a
 # few tiles").
 #
 #   bash scripts/fine-tune-linker.sh RUN
