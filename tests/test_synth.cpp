@@ -718,6 +718,51 @@ TEST(SynthLines, RealStacksHoldUnalignedTurnedAndResizedLinesAndNamesAlongABendA
   EXPECT_LT(aligned.above / aligned.links, 0.025);
 }
 
+// House numbers in a row (SynthOptions::number_rows): "121", "123", "125" along a block front, each a
+// phrase of its own; none drawn at the default 0.
+TEST(SynthLines, HouseNumbersInARowStandAlongAStreetEachAPhraseOfItsOwn) {
+  // Rows found on a tile: three numbers in a row rising or falling by 1, 2 or 4, each the next one's
+  // neighbour (centres 10-200 px apart, the three almost on a line), each a phrase of one word.
+  auto rows = [](const maptext::Tile& t, size_t* linked_numbers) {
+    struct Number {
+      long value;
+      Point c;
+    };
+    std::vector<Number> numbers;
+    for (const auto& g : t.groups)
+      for (const auto& w : g) {
+        const std::string s = w.text.value_or("");
+        if (s.empty() || !std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) continue;
+        if (g.size() > 1) ++*linked_numbers;
+        const auto b = geometry::bbox(w.vertices);
+        numbers.push_back({std::stol(s), {0.5 * (b.x0 + b.x1), 0.5 * (b.y0 + b.y1)}});
+      }
+    int found = 0;
+    for (const Number& a : numbers)
+      for (const Number& b : numbers)
+        for (const Number& c : numbers) {
+          const long s = b.value - a.value;
+          if (!(s == 1 || s == 2 || s == 4) || c.value - b.value != s) continue;
+          const double ab = std::hypot(b.c.x - a.c.x, b.c.y - a.c.y), bc = std::hypot(c.c.x - b.c.x, c.c.y - b.c.y);
+          const double ac = std::hypot(c.c.x - a.c.x, c.c.y - a.c.y);
+          found += ab > 10 && ab < 200 && bc > 10 && bc < 200 && ac > 0.95 * (ab + bc);
+        }
+    return found;
+  };
+  int with = 0, without = 0;
+  size_t linked = 0;
+  for (uint64_t k = 0; k < 4; ++k) {
+    SynthOptions o = small(31);
+    o.map_style = MapStyle::City;
+    without += rows(generate_tile(names(), o, k, "t", nullptr), &linked);
+    o.number_rows = 1.0;
+    with += rows(generate_tile(names(), o, k, "t", nullptr), &linked);
+  }
+  EXPECT_GE(with, 4);
+  EXPECT_EQ(without, 0);
+  EXPECT_EQ(linked, 0u);  // a number in a row is never linked to the next
+}
+
 // ---------------------------------------------------------------------------------------------
 // Illegible words: lettering too small to read, marked as an annotator marks it
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ struct SynthArgs {
   int count = 1, threads = 0, turn = 0;
   uint64_t seed = 0;
   double clusters = 0.35;
+  double number_rows = 0.0;
   double min_letter_px = synth::kMinLetterPx;
   bool quiet = false, overwrite = false, places = false;
   bool size_given = false, density_given = false, word_height_given = false;
@@ -83,6 +84,9 @@ void run_synth(const SynthArgs& a) {
   opt.quarter_turns = a.turn / 90;
   if (a.stacks != "aligned" && a.stacks != "real") throw Error("--stacks: expected aligned or real, got \"" + a.stacks + "\"");
   opt.real_stacks = a.stacks == "real";
+  if (!(a.number_rows >= 0 && a.number_rows <= 1))
+    throw Error("--number-rows: expected a share in [0, 1], got " + CLI::detail::to_string(a.number_rows));
+  opt.number_rows = a.number_rows;
   opt.places = a.places;
   if (a.places && a.turn != 0) throw Error("--places: the places' dots are not turned with the tile; leave out --turn");
   if (!(a.min_letter_px >= 0 && a.min_letter_px <= 100))
@@ -174,6 +178,10 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--stacks", args->stacks,
                   "Names on several lines: aligned (blocks of one size and angle, lines centred or flush) | real (as real sheets set them: "
                   "unaligned, indented or staggered lines, tight and loose spacing, a line in smaller or larger letters, lines at angles of their own)")
+      ->capture_default_str();
+  cmd->add_option("--number-rows", args->number_rows,
+                  "Share of the numbers layout drawn as a row of house or lot numbers along a street, each number a phrase of its own "
+                  "(0: single numbers, the tiles drawn before)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_option("--min-letter-px", args->min_letter_px,

@@ -141,6 +141,45 @@ bool Builder::straight(const Name& name, double angle, bool spread) {
   return false;
 }
 
+bool Builder::number_row() {
+  std::vector<const Feature*> roads;
+  for (const Feature& feat : features)
+    if (feat.kind == Feature::Road) roads.push_back(&feat);
+  if (roads.empty()) return false;
+  const Feature& road = *roads[static_cast<size_t>(r.integer(0, static_cast<int>(roads.size()) - 1))];
+  FontStyle f = font(NameKind::Number);
+  f.size_px *= r.uni(0.6, 1.0);  // house numbers are small beside the streets' names
+  const int count = r.integer(3, 8);
+  const int step = r.chance(0.6) ? 2 : (r.chance(0.6) ? 1 : 4);  // one side of a street, lots in a row, every other lot
+  const int first = r.integer(1, 400) | (step == 2 && r.chance(0.5) ? 1 : 0);
+  const int rising = r.chance(0.5) ? 1 : -1;
+  const bool upright = r.chance(0.5);
+  const double pitch = f.size_px * r.uni(2.5, 6.0);  // centre to centre along the road
+  const double side = (r.chance(0.5) ? 1.0 : -1.0) * (r.uni(8, 14) + 0.8 * f.size_px);
+  const double length = road.path.length(), span = pitch * (count - 1);
+  if (length < span + 80) return false;
+  const double s0 = r.uni(40, length - span - 40);
+  const Path edge = road.path.offset(side);
+  int placed = 0;
+  for (int k = 0; k < count; ++k) {
+    const int number = first + rising * step * k;
+    if (number < 1) break;
+    const std::vector<std::string> words{std::to_string(number)};
+    const auto shapes = shape_all(words, f);
+    const double s = s0 + pitch * k;
+    double a = upright ? 0.0 : edge.angle(s);
+    if (a > kPi / 2) a -= kPi;  // read left to right, or upwards
+    if (a < -kPi / 2) a += kPi;
+    const Point c = edge.at(s);
+    // The number's middle on the row: its baseline half an x-height below, its start half its advance back.
+    const double half = 0.5 * shapes[0].advance, drop = 0.35 * f.size_px;
+    const Point start{c.x - half * std::cos(a) - drop * std::sin(a), c.y - half * std::sin(a) + drop * std::cos(a)};
+    auto one = along(words, shapes, Path::line(start, a, shapes[0].advance + 10), 0.0, {0.0}, word_margin(f.size_px, false));
+    placed += commit(one, false);
+  }
+  return placed > 0;
+}
+
 void Builder::town_symbol(const Path& path, double size) {
   const Point p = path.at(-0.6 * size);
   const double a = path.angle(0);
@@ -361,6 +400,7 @@ void Builder::lettering() {
         spaced_name(r.chance(0.6) && !features.empty() ? &r.pick(features) : nullptr);
         break;
       default:
+        if (opt.number_rows > 0 && r.chance(opt.number_rows) && number_row()) break;
         if (opt.map_style == MapStyle::Nautical) {  // soundings: upright depths
           straight(names.make(NameKind::Number, r.g), 0.0, false);
           break;

@@ -111,6 +111,10 @@ struct Builder : Canvas {
   bool words_along_a_bend(const Name& name, const Feature& feat);
   // A road line through `c`, about `reach` px either side, and a street name along it beyond that.
   void road_across(Point c, double reach);
+  // Three to eight house or lot numbers in a row beside a road (SynthOptions::number_rows), rising or
+  // falling by 1, 2 or 4, upright or along the road, each number a phrase of its own: a reader never
+  // joins "123" to "125". false when the tile has no road long enough or no number found room.
+  bool number_row();
   // A name whose words lie 2-20 word heights apart: along `feat` (a river, road, ridge or rail line)
   // or, without one, across a region on a straight line or a gentle arc; each word straight at the
   // path's angle where it stands, or level ("reading upwards" along a rising feature); capitals often

@@ -116,6 +116,10 @@ struct SynthOptions {
   // word round a bend. false: aligned blocks of one size and angle, the tiles the bundled model was
   // trained on.
   bool real_stacks = false;
+  // The share of the numbers layout drawn as a row of house or lot numbers along a street ("121",
+  // "123", "125" along a block front, each a phrase of its own), as city plans and fire insurance
+  // atlases number their lots; 0: single numbers only, the tiles drawn before (docs/synth.md).
+  double number_rows = 0.0;
   // Words whose smallest letters are lower than this (px) on a clean tile, or than this plus an aged
   // tile's blur, are marked illegible, as an annotator marks what no one can read; 0 marks only the
   // words faded almost away (`legible`).
