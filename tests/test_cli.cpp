@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "light/link/decoding_prior.h"
 #include "light/maptext.h"
@@ -202,6 +203,34 @@ TEST(Cli, TheBundledDecodingLeavesHouseNumbersInARowApart) {
   EXPECT_GE(without, 20u);
   EXPECT_LE(with * 10, without) << with << " figure-to-figure links with the prior, " << without << " without";
   EXPECT_GT(links, 100u);
+  std::filesystem::remove_all(dir);
+}
+
+// Words boxed by hand are never on one baseline to the pixel: the bundled decoding leaves the
+// baseline prior off, and keeps the spread names of the real Paris tiles (data/real train) that a
+// prior of 3 divided away.
+TEST(Cli, TheBundledDecodingKeepsTheSpreadNamesOfWordsBoxedByHand) {
+  ::unsetenv("LIGHT_MODEL");
+  const std::string dir = temp_dir();
+  const std::string real = std::string(LIGHT_SOURCE_DIR) + "/data/real";
+  auto spread = [&](const std::string& extra, int* links) {
+    const RunResult r = run_light("link --words " + q(real + "/train.json") + " --images " + q(real + "/images") + " " + extra + " -o " +
+                                  q(dir + "/s.json") + " -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const RunResult e = run_light("eval --gt " + q(real + "/train.json") + " --pred " + q(dir + "/s.json") + " --task detedges --link-classes");
+    EXPECT_EQ(e.exit_code, 0) << e.err;
+    std::string out = e.out;  // the classes are the last line
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    const nlohmann::json j = nlohmann::json::parse(out.substr(out.rfind('\n') + 1));
+    *links = j.at("spread").at("links").get<int>();
+    return j.at("spread").at("found").get<int>();
+  };
+  int links = 0, links_3 = 0;
+  const int off = spread("", &links), three = spread("--baseline-prior 3", &links_3);
+  EXPECT_EQ(links, links_3);
+  EXPECT_GE(links, 80);
+  EXPECT_GE(off * 10, links * 6) << off << " of " << links << " spread links kept";
+  EXPECT_GE(off, three + 15) << off << " spread links kept without the prior, " << three << " with it at 3";
   std::filesystem::remove_all(dir);
 }
 
