@@ -178,17 +178,24 @@ TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
   std::filesystem::remove_all(dir);
 }
 
+namespace {
+// `light link` (the bundled model, `extra` options) on a split of data/real, written to `out`.
+void link_real(const std::string& split, const std::string& extra, const std::string& out) {
+  const std::string real = std::string(LIGHT_SOURCE_DIR) + "/data/real";
+  const RunResult r = run_light("link --words " + q(real + "/" + split + ".json") + " --images " + q(real + "/images") + " " + extra +
+                                " -o " + q(out) + " -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+}  // namespace
+
 // The Sanborn sheet of data/real (dev): its house numbers stand in rows along the block fronts, each a
 // phrase of its own. The model alone chains them ("125" -> "123" -> "121"); the bundled config's figure
 // prior (0.1) keeps nearly all apart (a few the model is surest of stay), and the street names still link.
 TEST(Cli, TheBundledDecodingLeavesHouseNumbersInARowApart) {
   ::unsetenv("LIGHT_MODEL");
   const std::string dir = temp_dir();
-  const std::string real = std::string(LIGHT_SOURCE_DIR) + "/data/real";
   auto figure_links = [&](const std::string& extra, size_t* all_links) {
-    const RunResult r = run_light("link --words " + q(real + "/dev.json") + " --images " + q(real + "/images") + " " + extra + " -o " +
-                                  q(dir + "/f.json") + " -q");
-    EXPECT_EQ(r.exit_code, 0) << r.err;
+    link_real("dev", extra, dir + "/f.json");
     const auto out = light::maptext::read_maptext(dir + "/f.json", {light::maptext::Kind::Predictions});
     size_t n = 0, links = 0;
     auto figure = [](const light::maptext::Word& w) { return w.text && light::link::bare_figure(*w.text); };
@@ -214,9 +221,7 @@ TEST(Cli, TheBundledDecodingKeepsTheSpreadNamesOfWordsBoxedByHand) {
   const std::string dir = temp_dir();
   const std::string real = std::string(LIGHT_SOURCE_DIR) + "/data/real";
   auto spread = [&](const std::string& extra, int* links) {
-    const RunResult r = run_light("link --words " + q(real + "/train.json") + " --images " + q(real + "/images") + " " + extra + " -o " +
-                                  q(dir + "/s.json") + " -q");
-    EXPECT_EQ(r.exit_code, 0) << r.err;
+    link_real("train", extra, dir + "/s.json");
     const RunResult e = run_light("eval --gt " + q(real + "/train.json") + " --pred " + q(dir + "/s.json") + " --task detedges --link-classes");
     EXPECT_EQ(e.exit_code, 0) << e.err;
     std::string out = e.out;  // the classes are the last line
