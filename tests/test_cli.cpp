@@ -222,7 +222,8 @@ TEST(Cli, TheBundledDecodingKeepsTheSpreadNamesOfWordsBoxedByHand) {
   const std::string real = std::string(LIGHT_SOURCE_DIR) + "/data/real";
   auto spread = [&](const std::string& extra, int* links) {
     link_real("train", extra, dir + "/s.json");
-    const RunResult e = run_light("eval --gt " + q(real + "/train.json") + " --pred " + q(dir + "/s.json") + " --task detedges --link-classes");
+    const RunResult e =
+        run_light("eval --gt " + q(real + "/train.json") + " --pred " + q(dir + "/s.json") + " --task detedges --link-classes");
     EXPECT_EQ(e.exit_code, 0) << e.err;
     std::string out = e.out;  // the classes are the last line
     while (!out.empty() && out.back() == '\n') out.pop_back();
