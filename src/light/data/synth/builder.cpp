@@ -146,7 +146,7 @@ bool Builder::number_row() {
   for (const Feature& feat : features)
     if (feat.kind == Feature::Road) roads.push_back(&feat);
   if (roads.empty()) return false;
-  const Feature& road = *roads[static_cast<size_t>(r.integer(0, static_cast<int>(roads.size()) - 1))];
+  const Feature& road = *r.pick(roads);
   FontStyle f = font(NameKind::Number);
   f.size_px *= r.uni(0.6, 1.0);  // house numbers are small beside the streets' names
   const int count = r.integer(3, 8);
