@@ -334,6 +334,9 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   r = run_light("synth --out " + q(dir + "/x") + " --number-rows 1.5");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--number-rows: expected a share in [0, 1], got 1.5"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --world-names -0.5");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--world-names: expected a share in [0, 1], got -0.5"), std::string::npos) << r.err;
   r = run_light("synth --out " + q(dir + "/x") + " --min-letter-px -1");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--min-letter-px: expected a height in px from 0 to 100, got -1"), std::string::npos) << r.err;

@@ -58,6 +58,7 @@ TEST(HostileInput, AnOverwriteWhoseSetUpFailsLeavesTheOldRunAsItWas) {
       {"tiny", " --window-word-height 7", "--window-word-height"},
       {"tiny", " --window-word-height 0.02 --scale-jitter -1", "--scale-jitter"},
       {"tiny", " --polygon-noise 2", "--polygon-noise"},
+      {"tiny", " --hand-noise 4", "--hand-noise"},
       {"tiny", " --max-length 0", "--max-length"},
       {"/nonexistent.json", "", "/nonexistent.json"},
       {"tiny", " --init /nonexistent", "/nonexistent"},
@@ -426,9 +427,11 @@ TEST(HostileInput, SynthReadsNumbersWithExponentsAndRefusesSpotterSettingsItWoul
 TEST(HostileInput, TrainingAndLinkingNameWhatTheyDoNotUseAndATokenizerThatDoesNotFit) {
   const std::string dir = temp_dir();
   const std::string syn = synth_set(dir);
-  RunResult r = run_light(train_args(syn) + " --out " + q(dir + "/r1") + " --scale-jitter 0.5");
+  RunResult r = run_light(train_args(syn) + " --out " + q(dir + "/r1") + " --scale-jitter 0.5 --hand-noise 1.5");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("note: --scale-jitter is not used without scale windows"), std::string::npos) << r.err;
+  // The noise the run trained with is a setting of the run, kept with it.
+  EXPECT_NE(read_text(dir + "/r1/options.json").find("\"hand_noise\": 1.5"), std::string::npos);
   const std::string model = source_path("models/light-small");
   r = run_light(train_args(syn, "tiny") + " --out " + q(dir + "/r2") + " --init " + q(model) + " --head bilinear --window-word-height 0.05");
   EXPECT_EQ(r.exit_code, 0) << r.err;

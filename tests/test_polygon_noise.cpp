@@ -1,7 +1,8 @@
-// Spotter-like noise on training polygons (data/polygon_noise.h): each word moved in its own reading
-// frame by the measured spreads, the same way for the same seed, not at all at sigma 0.
+// Spotter-like and hand-box noise on training polygons (data/polygon_noise.h): each word moved in its
+// own reading frame by the measured spreads, the same way for the same seed, not at all at sigma 0.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,7 +31,7 @@ maptext::Tile tile_of_bands(int n, double degrees) {
 }
 
 struct Spread {
-  double log_height_sd = 0, log_length_sd = 0, across_sd = 0, along_sd = 0;
+  double log_height_sd = 0, log_length_sd = 0, across_sd = 0, along_sd = 0, turn_sd = 0;
 };
 
 double sd(const std::vector<double>& v) {
@@ -48,7 +49,7 @@ geometry::Point centre(const std::vector<maptext::Point>& v) {
 }
 
 Spread spread(const maptext::Tile& before, const maptext::Tile& after) {
-  std::vector<double> h, l, across, along;
+  std::vector<double> h, l, across, along, turn;
   for (size_t g = 0; g < before.groups.size(); ++g) {
     const auto& a = before.groups[g][0].vertices;
     const auto& b = after.groups[g][0].vertices;
@@ -60,25 +61,35 @@ Spread spread(const maptext::Tile& before, const maptext::Tile& after) {
     const auto ca = centre(a), cb = centre(b);
     along.push_back(((cb.x - ca.x) * ux + (cb.y - ca.y) * uy) / fa.height);
     across.push_back(((cb.x - ca.x) * -uy + (cb.y - ca.y) * ux) / fa.height);
+    const double t = std::atan2(fb.end.y - fb.start.y, fb.end.x - fb.start.x) - std::atan2(fa.end.y - fa.start.y, fa.end.x - fa.start.x);
+    turn.push_back(std::remainder(t, 2 * M_PI) * 180 / M_PI);
   }
-  return {sd(h), sd(l), sd(across), sd(along)};
+  return {sd(h), sd(l), sd(across), sd(along), sd(turn)};
+}
+
+// Every standard deviation of `noise`'s moves over 4,000 words read along each of three directions
+// within 4 % of `want` (4,000 draws put them so).
+template <typename Noise>
+void expect_spread(Noise noise, const Spread& want) {
+  for (double degrees : {0.0, 90.0, -35.0}) {
+    const maptext::Tile before = tile_of_bands(4000, degrees);
+    maptext::Tile after = before;
+    noise(after);
+    ASSERT_EQ(after.groups[0][0].vertices.size(), 16u);
+    const Spread s = spread(before, after);
+    EXPECT_NEAR(s.log_height_sd, want.log_height_sd, 0.04 * want.log_height_sd) << degrees;
+    EXPECT_NEAR(s.log_length_sd, want.log_length_sd, 0.04 * want.log_length_sd) << degrees;
+    EXPECT_NEAR(s.across_sd, want.across_sd, 0.04 * want.across_sd) << degrees;
+    EXPECT_NEAR(s.along_sd, want.along_sd, 0.04 * want.along_sd) << degrees;
+    EXPECT_NEAR(s.turn_sd, want.turn_sd, std::max(1e-9, 0.04 * want.turn_sd)) << degrees;
+  }
 }
 }  // namespace
 
 TEST(PolygonNoise, MovesWordsByTheSpreadsMeasuredOnTheSpottersWords) {
-  for (double degrees : {0.0, 90.0, -35.0}) {
-    const maptext::Tile before = tile_of_bands(4000, degrees);
-    maptext::Tile after = before;
-    data::jitter_word_polygons(after, 0.15, 7);
-    ASSERT_EQ(after.groups[0][0].vertices.size(), 16u);
-    const Spread s = spread(before, after);
-    // Height x exp(N(0, 0.15)), length x exp(N(0, 0.105)), centre N(0, 0.045) heights across, N(0, 0.12) along:
-    // 4,000 draws put each standard deviation within 4 % of its value.
-    EXPECT_NEAR(s.log_height_sd, 0.15, 0.006) << degrees;
-    EXPECT_NEAR(s.log_length_sd, 0.105, 0.005) << degrees;
-    EXPECT_NEAR(s.across_sd, 0.045, 0.002) << degrees;
-    EXPECT_NEAR(s.along_sd, 0.12, 0.005) << degrees;
-  }
+  // Height x exp(N(0, 0.15)), length x exp(N(0, 0.105)), centre N(0, 0.045) heights across, N(0, 0.12)
+  // along, no turn.
+  expect_spread([](maptext::Tile& t) { data::jitter_word_polygons(t, 0.15, 7); }, {0.15, 0.105, 0.045, 0.12, 0});
 }
 
 TEST(PolygonNoise, KeepsAWordsDirectionAndItsOutlinesOrder) {
@@ -108,4 +119,15 @@ TEST(PolygonNoise, IsTheSameForTheSameSeedAndNoneAtSigmaZero) {
       EXPECT_EQ(zero.groups[g][0].vertices[k].y, before.groups[g][0].vertices[k].y);
     }
   EXPECT_NE(a.groups[0][0].vertices[0].x, c.groups[0][0].vertices[0].x);
+}
+
+TEST(PolygonNoise, TurnsAndMovesWordsAsBoxesDrawnByHandSitOnTheirLettering) {
+  // Turned by N(0, 2) degrees, height x exp(N(0, 0.08)), length x exp(N(0, 0.05)), centre N(0, 0.1)
+  // heights across and along.
+  expect_spread([](maptext::Tile& t) { data::jitter_word_polygons_by_hand(t, 1.0, 7); }, {0.08, 0.05, 0.1, 0.1, 2.0});
+  const maptext::Tile before = tile_of_bands(50, 20);
+  maptext::Tile none = before;
+  data::jitter_word_polygons_by_hand(none, 0, 7);
+  for (size_t g = 0; g < before.groups.size(); ++g)
+    for (size_t k = 0; k < 16; ++k) EXPECT_EQ(none.groups[g][0].vertices[k].x, before.groups[g][0].vertices[k].x);
 }

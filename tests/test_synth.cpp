@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <filesystem>
+#include <set>
 
 #include "light/data/synth/path.h"
 #include "light/data/synth/synth.h"
@@ -761,6 +761,46 @@ TEST(SynthLines, HouseNumbersInARowStandAlongAStreetEachAPhraseOfItsOwn) {
   EXPECT_GE(with, 4);
   EXPECT_EQ(without, 0);
   EXPECT_EQ(linked, 0u);  // a number in a row is never linked to the next
+}
+
+TEST(SynthNames, WorldNamesCarryParticlesAndGenericsThatNeverEndAName) {
+  const std::set<std::string> particles{"de", "du", "des", "del", "di", "della", "dei", "degli", "do", "da", "dos", "das"};
+  // Generics of the world names, in small letters (ASCII capitals lowered; "ÉTANG" stays out).
+  const std::set<std::string> generics{"rue",     "quai",   "bras",   "caserne", "étang",    "calle",   "avenida", "colegio", "arroyo",
+                                       "piazza",  "viale",  "corso",  "passo",   "fosso",    "fiume",   "praça",   "rua",     "beco",
+                                       "arroio",  "platz",  "straße", "str.",    "kirche",   "rathaus", "bahnhof"};
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return s;
+  };
+  auto count = [&](const maptext::Tile& t, int* with_particle, int* with_generic, int* ends_inside) {
+    for (const auto& g : t.groups) {
+      bool particle = false;
+      for (const auto& w : g) {
+        const std::string s = w.text.value_or("");
+        particle = particle || particles.count(s);
+        *with_generic += generics.count(lower(s)) > 0;
+      }
+      *with_particle += particle;
+      // A name may end on a particle only where the tile's border cut off the words after it.
+      const auto b = geometry::bbox(g.back().vertices);
+      const double edge = 0.05 * 800;
+      const bool at_border = b.x0 < edge || b.y0 < edge || b.x1 > 800 - edge || b.y1 > 800 - edge;
+      *ends_inside += particles.count(g.back().text.value_or("")) > 0 && !at_border;
+    }
+  };
+  int particle0 = 0, generic0 = 0, ends0 = 0, particle1 = 0, generic1 = 0, ends1 = 0;
+  for (uint64_t k = 0; k < 6; ++k) {
+    SynthOptions o = small(41);
+    o.real_stacks = true;
+    count(generate_tile(names(), o, k, "t", nullptr), &particle0, &generic0, &ends0);
+    o.world_names = 1.0;
+    count(generate_tile(names(), o, k, "t", nullptr), &particle1, &generic1, &ends1);
+  }
+  EXPECT_EQ(generic0, 0);  // the classic names: no French, Spanish, Italian, Portuguese or German generic
+  EXPECT_GE(particle1, 8);
+  EXPECT_GE(generic1, 6);
+  EXPECT_EQ(ends1, 0);
 }
 
 // ---------------------------------------------------------------------------------------------

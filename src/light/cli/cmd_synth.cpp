@@ -23,7 +23,7 @@ struct SynthArgs {
   int count = 1, threads = 0, turn = 0;
   uint64_t seed = 0;
   double clusters = 0.35;
-  double number_rows = 0.0;
+  double number_rows = 0.0, world_names = 0.0;
   double min_letter_px = synth::kMinLetterPx;
   bool quiet = false, overwrite = false, places = false;
   bool size_given = false, density_given = false, word_height_given = false;
@@ -87,6 +87,9 @@ void run_synth(const SynthArgs& a) {
   if (!(a.number_rows >= 0 && a.number_rows <= 1))
     throw Error("--number-rows: expected a share in [0, 1], got " + CLI::detail::to_string(a.number_rows));
   opt.number_rows = a.number_rows;
+  if (!(a.world_names >= 0 && a.world_names <= 1))
+    throw Error("--world-names: expected a share in [0, 1], got " + CLI::detail::to_string(a.world_names));
+  opt.world_names = a.world_names;
   opt.places = a.places;
   if (a.places && a.turn != 0) throw Error("--places: the places' dots are not turned with the tile; leave out --turn");
   if (!(a.min_letter_px >= 0 && a.min_letter_px <= 100))
@@ -182,6 +185,11 @@ void add_synth_command(CLI::App& app) {
   cmd->add_option("--number-rows", args->number_rows,
                   "Share of the numbers layout drawn as a row of house or lot numbers along a street, each number a phrase of its own "
                   "(0: single numbers, the tiles drawn before)")
+      ->capture_default_str();
+  cmd->add_option("--world-names", args->world_names,
+                  "Share of the street, building, water and relief names drawn as French, Spanish, Italian, Portuguese, German, British "
+                  "or American survey sheets print them (\"Rue de la Paix\", \"Iglesia de San Juan\", \"Hazel Shaw\"; 0: the classic "
+                  "names, the tiles drawn before)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_option("--min-letter-px", args->min_letter_px,

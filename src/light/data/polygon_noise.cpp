@@ -2,10 +2,37 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "light/geometry/polygon.h"
 
 namespace light::data {
+
+namespace {
+// One word's draw, in its reading frame: log scales of its height and length, its centre's move in
+// heights across and along, and a turn in radians.
+struct Move {
+  double height = 1, length = 1, across = 0, along = 0, turn = 0;
+};
+
+void move_word(std::vector<maptext::Point>& v, const Move& m) {
+  if (v.size() < 3) return;
+  const geometry::ReadingFrame f = geometry::reading_frame(v);
+  const double dx = f.end.x - f.start.x, dy = f.end.y - f.start.y, n = std::hypot(dx, dy);
+  if (!(n > 0) || !(f.height > 0)) return;
+  const double ux = dx / n, uy = dy / n, vx = -uy, vy = ux;  // along, and across (down in the image)
+  double cx = 0, cy = 0;
+  for (const auto& p : v) cx += p.x, cy += p.y;
+  cx /= static_cast<double>(v.size()), cy /= static_cast<double>(v.size());
+  const double mx = cx + (m.along * ux + m.across * vx) * f.height, my = cy + (m.along * uy + m.across * vy) * f.height;
+  const double c = std::cos(m.turn), s = std::sin(m.turn);
+  const double tx = c * ux - s * uy, ty = s * ux + c * uy, nx = -ty, ny = tx;  // the turned frame
+  for (auto& p : v) {
+    const double a = ((p.x - cx) * ux + (p.y - cy) * uy) * m.length, b = ((p.x - cx) * vx + (p.y - cy) * vy) * m.height;
+    p = {mx + a * tx + b * nx, my + a * ty + b * ny};
+  }
+}
+}  // namespace
 
 void jitter_word_polygons(maptext::Tile& tile, double sigma, uint64_t seed) {
   if (!(sigma > 0)) return;
@@ -14,22 +41,24 @@ void jitter_word_polygons(maptext::Tile& tile, double sigma, uint64_t seed) {
   for (auto& group : tile.groups)
     for (auto& word : group) {
       // Drawn for every word, so that one word's shape never changes another's draw.
-      const double height = std::exp(sigma * normal(rng)), length = std::exp(0.7 * sigma * normal(rng));
-      const double across = 0.3 * sigma * normal(rng), along = 0.8 * sigma * normal(rng);
-      auto& v = word.vertices;
-      if (v.size() < 3) continue;
-      const geometry::ReadingFrame f = geometry::reading_frame(v);
-      const double dx = f.end.x - f.start.x, dy = f.end.y - f.start.y, n = std::hypot(dx, dy);
-      if (!(n > 0) || !(f.height > 0)) continue;
-      const double ux = dx / n, uy = dy / n, vx = -uy, vy = ux;  // along, and across (down in the image)
-      double cx = 0, cy = 0;
-      for (const auto& p : v) cx += p.x, cy += p.y;
-      cx /= static_cast<double>(v.size()), cy /= static_cast<double>(v.size());
-      const double mx = cx + (along * ux + across * vx) * f.height, my = cy + (along * uy + across * vy) * f.height;
-      for (auto& p : v) {
-        const double a = (p.x - cx) * ux + (p.y - cy) * uy, b = (p.x - cx) * vx + (p.y - cy) * vy;
-        p = {mx + a * length * ux + b * height * vx, my + a * length * uy + b * height * vy};
-      }
+      Move m;
+      m.height = std::exp(sigma * normal(rng)), m.length = std::exp(0.7 * sigma * normal(rng));
+      m.across = 0.3 * sigma * normal(rng), m.along = 0.8 * sigma * normal(rng);
+      move_word(word.vertices, m);
+    }
+}
+
+void jitter_word_polygons_by_hand(maptext::Tile& tile, double s, uint64_t seed) {
+  if (!(s > 0)) return;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (auto& group : tile.groups)
+    for (auto& word : group) {
+      Move m;
+      m.turn = 2.0 * s * M_PI / 180 * normal(rng);
+      m.height = std::exp(0.08 * s * normal(rng)), m.length = std::exp(0.05 * s * normal(rng));
+      m.across = 0.1 * s * normal(rng), m.along = 0.1 * s * normal(rng);
+      move_word(word.vertices, m);
     }
 }
 

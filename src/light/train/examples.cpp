@@ -50,7 +50,7 @@ std::vector<Example> load_examples(const maptext::Dataset& data, const std::stri
 
 BatchInputs batch_inputs(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
                          int max_length, uint64_t seed, size_t first, const model::ModelConfig& config, double scale_jitter,
-                         double polygon_noise) {
+                         double polygon_noise, double hand_noise) {
   BatchInputs b;
   for (size_t k = 0; k < ex.size(); ++k) {
     data::SelectOptions so;
@@ -64,9 +64,10 @@ BatchInputs batch_inputs(const std::vector<const Example*>& ex, const data::Toke
     }
     const maptext::Tile* tile = ex[k]->tile;
     maptext::Tile moved;
-    if (polygon_noise > 0) {
+    if (polygon_noise > 0 || hand_noise > 0) {
       moved = *tile;
       data::jitter_word_polygons(moved, polygon_noise, so.shuffle_seed * 131 + 11);
+      data::jitter_word_polygons_by_hand(moved, hand_noise, so.shuffle_seed * 137 + 13);
       tile = &moved;
     }
     const auto words = data::select_words(*tile, ex[k]->image.width, ex[k]->image.height, so);

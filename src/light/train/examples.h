@@ -35,8 +35,8 @@ std::vector<Example> load_examples(const maptext::Dataset& data, const std::stri
 // first tile's index in the step (ranks > 0 start further on), so that each tile's word order (and
 // window) depends on its place in the whole step, not on the rank that takes it. With scale windows
 // each tile gives one random window (data/scale_windows.h) and its pixels. With `polygon_noise` > 0
-// the words' polygons are moved as a spotter's differ from exact ones (data/polygon_noise.h), seeded
-// as the word order.
+// the words' polygons are moved as a spotter's differ from exact ones, with `hand_noise` > 0 as boxes
+// drawn by hand sit on their lettering (data/polygon_noise.h), both seeded as the word order.
 struct BatchInputs {
   std::vector<data::TileInputs> ins;
   std::vector<std::vector<float>> window_pixels;  // scale windows only
@@ -44,6 +44,6 @@ struct BatchInputs {
 
 BatchInputs batch_inputs(const std::vector<const Example*>& ex, const data::Tokenize& tok, const data::SpecialIds& special,
                          int max_length, uint64_t seed, size_t first, const model::ModelConfig& config, double scale_jitter,
-                         double polygon_noise = 0.0);
+                         double polygon_noise = 0.0, double hand_noise = 0.0);
 
 }  // namespace light::train

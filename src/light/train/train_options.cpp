@@ -68,6 +68,10 @@ const std::vector<RunOption<TrainOptions>>& train_run_options() {
         "Spotter-like noise on training polygons: each word's height times exp(N(0, S)), its length and place moved in "
         "proportion (0: exact; 0.15: the bundled spotter's spread)")
           .before("0"),
+      O("--hand-noise", "hand_noise", &T::hand_noise,
+        "Hand-box noise on training polygons: each word turned by N(0, 2 S) degrees, its height, length and place moved "
+        "in proportion (0: exact; 1: the spread of boxes drawn by hand)")
+          .before("0"),
       O(nullptr, "min_lr", &T::min_lr, "The learning rate's floor"),
       O(nullptr, "lr_patience", &T::lr_patience, "Epochs without improvement before the rate drops"),
       O(nullptr, "stop_patience", &T::stop_patience, "Epochs without improvement before the run stops"),

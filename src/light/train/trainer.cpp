@@ -224,6 +224,7 @@ void FineTuning::set_up() {
     throw Error("--scale-jitter: expected 0 to 2, got " + std::to_string(opt_.scale_jitter));
   if (!(opt_.polygon_noise >= 0 && opt_.polygon_noise <= 1))
     throw Error("--polygon-noise: expected 0 to 1, got " + std::to_string(opt_.polygon_noise));
+  if (!(opt_.hand_noise >= 0 && opt_.hand_noise <= 3)) throw Error("--hand-noise: expected 0 to 3, got " + std::to_string(opt_.hand_noise));
   if (!init_sized) config_.window_word_height = opt_.window_word_height;
   // Options the run does not use, named rather than silently ignored.
   if (init_sized && root_)
@@ -345,7 +346,7 @@ double FineTuning::train_step(int epoch, size_t step, size_t steps, const std::v
   double step_loss = 0;
   if (!tiles.empty()) {  // the last step of an epoch may leave a rank without tiles: it still joins the sum
     BatchInputs all = batch_inputs(tiles, tokenize_, special_, opt_.max_length, word_seed, R_ * B_, config_, opt_.scale_jitter,
-                                   opt_.polygon_noise);
+                                   opt_.polygon_noise, opt_.hand_noise);
     // A window can hold no word the model sees (every one in it illegible or tokenless): it adds nothing.
     BatchInputs ins;
     std::vector<const Example*> kept;

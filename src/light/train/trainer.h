@@ -55,6 +55,9 @@ struct TrainOptions {
   // Spotter-like noise on the training words' polygons (data/polygon_noise.h; 0: exact polygons):
   // each word's height times exp(N(0, s)), its length and place moved in proportion.
   double polygon_noise = 0.0;
+  // Hand-box noise on the training words' polygons (data/polygon_noise.h; 0: exact polygons): each
+  // word turned, sized and moved as a box drawn by hand sits on its lettering; 1 the spread measured.
+  double hand_noise = 0.0;
   uint64_t seed = 1234;
   std::string device = "cpu";
   bool progress = false;

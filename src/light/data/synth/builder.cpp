@@ -304,7 +304,7 @@ void Builder::label_gaps(const Path& path, const std::vector<double>& ends, cons
   for (size_t i = 0; i + 1 < ends.size() && i < gaps.size(); ++i) {
     if (gaps[i] < 2.0 * size || !r.chance(chance)) continue;
     const Point q = path.at(ends[i] + 0.5 * gaps[i]);
-    Name d = names.make(r.chance(0.5) ? NameKind::Number : NameKind::Settlement, r.g);
+    Name d = name(r.chance(0.5) ? NameKind::Number : NameKind::Settlement);
     const FontStyle df = font(NameKind::Number);
     const auto ds = shape_all(d.words, df);
     std::vector<double> dg(d.words.size(), df.size_px * 0.35);
@@ -319,7 +319,9 @@ void Builder::cluster() {
   const Point c{r.uni(200, W - 200), r.uni(200, H - 200)};
   for (int k = r.integer(8, 18); k > 0; --k) {
     const NameKind kinds[] = {NameKind::Number, NameKind::Letter, NameKind::Settlement, NameKind::Street};
-    Name n = names.make(kinds[r.integer(0, 3)], r.g);
+    Name n = name(kinds[r.integer(0, 3)]);
+    // Two words at most; a world name cut there would end on a particle ("Rue de"), which no sheet prints.
+    if (n.words.size() > 2 && opt.world_names > 0) n = names.make(n.kind, r.g);
     if (n.words.size() > 2) n.words.resize(2);
     FontStyle f = font(n.kind);
     f.size_px = r.uni(11, 18) * opt.font_scale;
@@ -364,36 +366,36 @@ void Builder::lettering() {
                               : feat.kind == Feature::Road    ? NameKind::Street
                               : feat.kind == Feature::Contour ? NameKind::Mountain
                                                               : NameKind::Railroad;
-        along_feature(names.make(kind, r.g), feat);
+        along_feature(name(kind), feat);
         break;
       }
       case 1: {
         const NameKind kinds[] = {NameKind::Settlement, NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
-        straight(names.make(kinds[r.integer(0, 4)], r.g), 0.0, false);
+        straight(name(kinds[r.integer(0, 4)]), 0.0, false);
         break;
       }
       case 2: {
         const NameKind kinds[] = {NameKind::Settlement, NameKind::Creek, NameKind::Lake, NameKind::Mountain, NameKind::River};
         const double a = r.chance(0.15) ? (r.chance(0.5) ? -kPi / 2 : kPi / 2) : r.uni(-1.2, 1.2);
-        straight(names.make(kinds[r.integer(0, 4)], r.g), a, false);
+        straight(name(kinds[r.integer(0, 4)]), a, false);
         break;
       }
       case 3: {
         const NameKind kinds[] = {NameKind::River, NameKind::Creek, NameKind::Lake, NameKind::Mountain};
-        curved(names.make(kinds[r.integer(0, 3)], r.g));
+        curved(name(kinds[r.integer(0, 3)]));
         break;
       }
       case 4: {
         const NameKind kinds[] = {NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County};
-        stacked(names.make(kinds[r.integer(0, 3)], r.g));
+        stacked(name(kinds[r.integer(0, 3)]));
         break;
       }
       case 5:
-        straight(names.make(r.chance(0.5) ? NameKind::State : NameKind::County, r.g), r.chance(0.7) ? 0.0 : r.uni(-0.3, 0.3), true);
+        straight(name(r.chance(0.5) ? NameKind::State : NameKind::County), r.chance(0.7) ? 0.0 : r.uni(-0.3, 0.3), true);
         break;
       case 7: {
         const NameKind kinds[] = {NameKind::Settlement, NameKind::Lake, NameKind::Mountain, NameKind::County, NameKind::Railroad};
-        lines_label(r.chance(0.45) ? descriptive_name() : names.make(kinds[r.integer(0, 4)], r.g));
+        lines_label(r.chance(0.45) ? descriptive_name() : name(kinds[r.integer(0, 4)]));
         break;
       }
       case 8:  // along a feature, or else across a region
@@ -402,10 +404,10 @@ void Builder::lettering() {
       default:
         if (opt.number_rows > 0 && r.chance(opt.number_rows) && number_row()) break;
         if (opt.map_style == MapStyle::Nautical) {  // soundings: upright depths
-          straight(names.make(NameKind::Number, r.g), 0.0, false);
+          straight(name(NameKind::Number), 0.0, false);
           break;
         }
-        straight(names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g), r.chance(0.8) ? 0.0 : r.uni(-1.0, 1.0), false);
+        straight(name(r.chance(0.6) ? NameKind::Number : NameKind::Letter), r.chance(0.8) ? 0.0 : r.uni(-1.0, 1.0), false);
     }
   }
 }

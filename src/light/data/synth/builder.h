@@ -29,6 +29,16 @@ struct Builder : Canvas {
   Builder(const Gazetteer& n, const SynthOptions& o, uint64_t seed)
       : Canvas(o.width, o.height, seed), names(n), opt(o), occ(o.width, o.height) {}
 
+  // A name of `kind`: a world name (world_name) for a share SynthOptions::world_names of the kinds
+  // that have one, the gazetteer's otherwise. At share 0 it draws as names.make alone.
+  Name name(NameKind kind) {
+    if (opt.world_names > 0 && r.chance(opt.world_names)) {
+      Name n = world_name(kind, r.g);
+      if (!n.words.empty()) return n;
+    }
+    return names.make(kind, r.g);
+  }
+
   // The face and size for a name of `kind`; a topographic sheet keeps to its two faces.
   FontStyle font(NameKind kind);
 

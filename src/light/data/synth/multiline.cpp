@@ -34,7 +34,7 @@ T concat(T a, const T& b) {
 }  // namespace
 
 Name Builder::descriptive_name() {
-  const Name place = names.make(NameKind::Settlement, r.g);
+  const Name place = names.make(NameKind::Settlement, r.g);  // a town's name before "Junction" or "Church"
   switch (r.integer(0, 5)) {
     case 0: return {concat(split_words("Site of"), split_words(r.pick(kSites))), NameKind::Settlement};
     case 1: return {concat(split_words(r.pick(kDedications)), split_words(r.chance(0.7) ? "Church" : "Chapel")), NameKind::Settlement};
@@ -132,7 +132,7 @@ bool Builder::lines_label(const Name& given) {
     if (!commit(all, false)) continue;
     // Distractors: an unrelated label between two lines set far apart, a road and its name across.
     if (lines >= 2 && lead > 1.5 * f.size_px && r.chance(0.4)) {
-      Name d = names.make(r.chance(0.6) ? NameKind::Number : NameKind::Letter, r.g);
+      Name d = Builder::name(r.chance(0.6) ? NameKind::Number : NameKind::Letter);
       FontStyle df = font(NameKind::Number);
       df.size_px = std::min(df.size_px, 0.6 * f.size_px);
       const auto ds = shape_all(d.words, df);
@@ -157,7 +157,7 @@ void Builder::road_across(Point c, double reach) {
   const Point p0{c.x - 0.5 * len * std::cos(a), c.y - 0.5 * len * std::sin(a)};
   const Path road = Path::line(p0, a, len);
   double_line(road, r.uni(5, 10), 2.0, 0.8);
-  Name street = names.make(NameKind::Street, r.g);
+  Name street = name(NameKind::Street);
   const FontStyle f = font(NameKind::Street);
   const auto shapes = shape_all(street.words, f);
   std::vector<double> gaps(street.words.size(), f.size_px * 0.35);
@@ -194,7 +194,7 @@ bool Builder::spaced_name(const Feature* feat) {
            : feat->kind == Feature::Road    ? NameKind::Street
            : feat->kind == Feature::Contour ? NameKind::Mountain
                                             : NameKind::Railroad;
-  Name name = names.make(kind, r.g);
+  Name name = Builder::name(kind);
   if (name.words.size() < 2) name.words.push_back(kind == NameKind::State ? "TERRITORY" : kind == NameKind::County ? "CO." : "R.");
   FontStyle f = font(kind);
   if (!feat) f.size_px = std::min(f.size_px, 1.4 * opt.font_scale * 24.0);  // a region's name, not a title

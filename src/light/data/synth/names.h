@@ -46,6 +46,12 @@ class Gazetteer {
   std::string place(std::mt19937_64& rng) const;
 };
 
+// A name of `kind` as sheets outside the classic American mix print it (world_names.cpp): French,
+// Spanish, Italian, Portuguese and German particles and generics, British and American survey
+// generics ("Rue de la Paix", "Iglesia de San Juan", "Alster Brücke", "Hazel Shaw"), a fifth in
+// capitals. Kinds without such a form (numbers, letters, counties, states, railroads): no words.
+Name world_name(NameKind kind, std::mt19937_64& rng);
+
 // Splits on ASCII spaces, dropping empty parts.
 std::vector<std::string> split_words(const std::string& s);
 std::string to_upper_ascii(std::string s);

@@ -120,6 +120,10 @@ struct SynthOptions {
   // "123", "125" along a block front, each a phrase of its own), as city plans and fire insurance
   // atlases number their lots; 0: single numbers only, the tiles drawn before (docs/synth.md).
   double number_rows = 0.0;
+  // The share of names drawn as sheets outside the classic American mix print them (names.h,
+  // world_name: "Rue / de / la / Paix", "Iglesia / de / San / Juan", "Hazel / Shaw"): words such as
+  // "de" or "Rue" that never end a name. 0: the classic names only, the tiles drawn before.
+  double world_names = 0.0;
   // Words whose smallest letters are lower than this (px) on a clean tile, or than this plus an aged
   // tile's blur, are marked illegible, as an annotator marks what no one can read; 0 marks only the
   // words faded almost away (`legible`).
