@@ -160,6 +160,35 @@ TEST(ScaleWindows, TheMergeKeepsEachWordsRowsFromItsMostCentralWindow) {
   EXPECT_THROW(empty.add({5}, {0.1}, {1}, {1}), Error);
 }
 
+TEST(ScaleWindows, TheMergeReachesWordsBeyondTheMostCentralWindowFromTheNextMostCentralHoldingBoth) {
+  // Word 1 is most central in window 2 ({1, 2}); word 0 lies outside it, held with word 1 by window 1
+  // (word 1's centrality 0.1) and window 3 (0.2).
+  const auto fill = [](data::WindowMerge& m) {
+    m.add({0, 1}, {0.4, 0.1}, {0.2f, 0.8f, 0.3f, 0.7f}, {1, 0, 0, 1});
+    m.add({1, 2}, {0.3, 0.2}, {0.1f, 0.9f, 0.5f, 0.5f}, {1, 0, 0, 1});
+    m.add({1, 0}, {0.2, 0.05}, {0.4f, 0.6f, 0.9f, 0.1f}, {0.5f, 0.25f, 0, 1});
+  };
+  const auto dense = [](const data::SparseRows& s) {
+    std::vector<float> d;
+    for (int i = 0; i < s.n; ++i)
+      for (int j = 0; j < s.n; ++j) d.push_back(s.at(i, j));
+    return d;
+  };
+  data::WindowMerge none(3), once(3, 1.0), half(3, 0.5);
+  fill(none), fill(once), fill(half);
+  data::SparseRows P, Q;
+  none.finish(P, Q);  // the most central window's words only: word 1 never reaches word 0
+  EXPECT_EQ(dense(P), (std::vector<float>{0.2f, 0.8f, 0, 0, 0.1f, 0.9f, 0, 0.5f, 0.5f}));
+  once.finish(P, Q);  // word 1 -> 0 read in window 3, where word 1 is more central than in window 1
+  EXPECT_EQ(dense(P), (std::vector<float>{0.2f, 0.8f, 0, 0.6f, 0.1f, 0.9f, 0, 0.5f, 0.5f}));
+  EXPECT_FLOAT_EQ(Q.at(1, 0), 0.25f);
+  EXPECT_EQ(P.rows[1].front().first, 0);  // columns stay ascending
+  half.finish(P, Q, 2.0);  // times the factor; the no-successor bias only on the word's own entry
+  EXPECT_FLOAT_EQ(P.at(1, 0), 0.3f);
+  EXPECT_FLOAT_EQ(P.at(1, 1), 0.2f);
+  EXPECT_THROW(data::WindowMerge(3, -1.0), Error);
+}
+
 TEST(ScaleWindows, InferenceWindowsHoldEveryWordAndScaleTheFrame) {
   maptext::Tile t;
   t.image = "t.png";

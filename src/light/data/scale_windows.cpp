@@ -223,7 +223,10 @@ void for_each_window_batch(const std::vector<InferenceWindow>& windows,
   }
 }
 
-WindowMerge::WindowMerge(size_t n) : n_(n), best_(n, -1.0), P_(static_cast<int>(n)), Q_(static_cast<int>(n)) {}
+WindowMerge::WindowMerge(size_t n, double other_windows)
+    : n_(n), best_(n, -1.0), P_(static_cast<int>(n)), Q_(static_cast<int>(n)), other_windows_(other_windows), other_(other_windows > 0 ? n : 0) {
+  if (!(other_windows >= 0)) throw Error("window merge: the other windows' factor must be 0 or more");
+}
 
 void WindowMerge::add(const std::vector<size_t>& index, const std::vector<double>& centre, const std::vector<float>& probs,
                       const std::vector<float>& bi_probs) {
@@ -235,6 +238,17 @@ void WindowMerge::add(const std::vector<size_t>& index, const std::vector<double
   for (size_t a = 0; a < m; ++a) {
     const size_t i = index[a];
     if (i >= n_) throw Error("window merge: word index out of range");
+    if (other_windows_ > 0) {
+      auto& o = other_[i];
+      for (size_t c : by_column) {
+        const int j = static_cast<int>(index[c]);
+        if (j == static_cast<int>(i)) continue;
+        const auto it = std::lower_bound(o.begin(), o.end(), j, [](const std::pair<int, Other>& e, int k) { return e.first < k; });
+        const Other v{centre[a], probs[a * m + c], bi_probs[a * m + c]};
+        if (it == o.end() || it->first != j) o.insert(it, {j, v});
+        else if (centre[a] > it->second.centre) it->second = v;
+      }
+    }
     if (centre[a] <= best_[i]) continue;
     best_[i] = centre[a];
     auto& p = P_.rows[i];
@@ -257,6 +271,22 @@ void WindowMerge::finish(SparseRows& probs, SparseRows& bi_probs, double self_bi
   for (size_t i = 0; i < n_; ++i) {
     const int k = static_cast<int>(i);
     if (best_[i] < 0) probs.rows[i] = bi_probs.rows[i] = {{k, 1.0f}};
+    if (other_windows_ > 0 && best_[i] >= 0) {  // the words the most central window does not hold
+      auto& p = probs.rows[i];
+      auto& q = bi_probs.rows[i];
+      const size_t held = p.size();
+      for (const auto& [j, v] : other_[i]) {
+        const auto at = std::lower_bound(p.begin(), p.begin() + static_cast<long>(held), std::make_pair(j, -1e30f));
+        if (at != p.begin() + static_cast<long>(held) && at->first == j) continue;
+        p.emplace_back(j, static_cast<float>(v.p * other_windows_));
+        q.emplace_back(j, static_cast<float>(v.q * other_windows_));
+      }
+      if (p.size() > held) {
+        const auto by_column = [](const std::pair<int, float>& x, const std::pair<int, float>& y) { return x.first < y.first; };
+        std::inplace_merge(p.begin(), p.begin() + static_cast<long>(held), p.end(), by_column);
+        std::inplace_merge(q.begin(), q.begin() + static_cast<long>(held), q.end(), by_column);
+      }
+    }
     if (self_bias != 1.0) {
       if (float* v = probs.find(k, k)) *v = static_cast<float>(*v * self_bias);
       if (float* v = bi_probs.find(k, k)) *v = static_cast<float>(*v * self_bias);

@@ -116,9 +116,16 @@ std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int wi
 // Successor probabilities of a whole tile from its windows': each word's rows from the window in
 // which it is most central (ties: the first window). Words in the tile's model order, 0..n-1. Memory
 // grows with the words and their windows' sizes, not with the square of a map's words.
+//
+// With `other_windows` > 0, a word's rows also reach the words that window does not hold: each such
+// word's entries taken from the window, among those holding both, in which the word is most central,
+// times `other_windows`. A name spread wider than a quarter of a window (a county's name across a
+// region, a street's name along its street) has its next word outside the window its first word is
+// most central in about as often as inside; the model, which reads both words in another window,
+// still links them there. 0 (released checkpoints): the most central window's words only.
 class WindowMerge {
  public:
-  explicit WindowMerge(size_t words);
+  explicit WindowMerge(size_t words, double other_windows = 0.0);
   // One window: `index[a]` the tile word of the window's a-th word, `centre[a]` its centrality there,
   // probs and bi_probs the window's [m x m] rows (m = index.size()).
   void add(const std::vector<size_t>& index, const std::vector<double>& centre, const std::vector<float>& probs,
@@ -129,9 +136,16 @@ class WindowMerge {
   void finish(SparseRows& probs, SparseRows& bi_probs, double self_bias = 1.0) const;
 
  private:
+  // A word's entries for another word from the window holding both in which the word is most central.
+  struct Other {
+    double centre;
+    float p, q;
+  };
   size_t n_;
   std::vector<double> best_;
   SparseRows P_, Q_;
+  double other_windows_;
+  std::vector<std::vector<std::pair<int, Other>>> other_;  // per word, by the other word's index
 };
 
 }  // namespace light::data

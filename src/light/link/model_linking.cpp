@@ -33,6 +33,7 @@ struct ModelLinker::Impl {
   enum class WordsFrom { Auto, Spotter, Annotation } words_from = WordsFrom::Auto;
   data::PolygonPoints polygon_points;
   double polygon_height = 1;
+  double other_windows = 0;  // data::WindowMerge's factor on the words beyond a word's most central window
   bool split_repeats = true;
   std::string source;
   // The polygons as the model reads them: its points (polygon_points), at its share of their height.
@@ -68,6 +69,7 @@ struct ModelLinker::Impl {
     prior.alignment = c.alignment_prior;
     prior.baseline = c.baseline_prior;
     polygon_height = c.polygon_height;
+    other_windows = c.other_window_prior;
     spotted_prior = prior;
     // A factor given for every word is a spotter's words' too.
     if (!opt.decoding.count("no_successor_bias") && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
@@ -151,8 +153,8 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   r.model_words += n;
   std::vector<size_t> sources;
   for (const auto& w : words) sources.push_back(w.source);
-  // Each word's rows come from the window in which it is most central.
-  data::WindowMerge merge(n);
+  // Each word's rows come from the window in which it is most central (and, beyond it, from others).
+  data::WindowMerge merge(n, impl_->other_windows);
   // Windows made a batch at a time: a whole map's windows are never all in memory.
   const size_t windows = data::for_each_inference_window_batch(
       seen, width, height, words, img, 1.0, impl_->tokenize, impl_->max_length, impl_->special, config.window_word_height,

@@ -98,6 +98,9 @@ struct ModelConfig {
   double reading_prior_next_line = 1.0;  // the factor on a candidate on the line below (1: none)
   double alignment_prior = 1.0;  // next-line candidates whose lines line up times this, others over it (link/line_alignment.h)
   double baseline_prior = 1.0;   // spread candidates on the word's baseline times this, others over it (likewise)
+  // Candidates outside the window a word is most central in, read in another window that holds both,
+  // times this (data::WindowMerge); 0 (released checkpoints): the most central window's words only.
+  double other_window_prior = 0.0;
   // What "on the baseline" allows two spotted words (spotted_no_successor_bias's tiles): heights within
   // this in log, the chord within these degrees (link/line_alignment.h BaselineTolerance); 0: as drawn
   // words (0.05, 3 degrees). A spotter's outline heights err by some 10 % either way, its centres by a

@@ -36,6 +36,10 @@ const std::vector<DecodingSetting>& decoding_settings() {
       {"baseline_prior", "--baseline-prior", 1, 100, false, &ModelConfig::baseline_prior, 1.0, "a factor in [1, 100] (1: none)",
        "After a first decoding: multiply a candidate spread along the line by this when it sits on the word's baseline (one height, "
        "a straight or curved line), divide it when not (1: none)"},
+      {"other_window_prior", "--other-window-prior", 0, 10, false, &ModelConfig::other_window_prior, 0.0,
+       "a factor in [0, 10] (0: none)",
+       "Take a word's candidates outside the window it is most central in from the window holding both in which it is most "
+       "central, times this (0: that window's words only)"},
       {"spotted_baseline_log_height", "", 0, 1, false, &ModelConfig::spotted_baseline_log_height, 0.0,
        "0 (as drawn words) or a log ratio in (0, 1]", "On the baseline, for a spotter's words: heights within this in log"},
       {"spotted_baseline_degrees", "", 0, 45, false, &ModelConfig::spotted_baseline_degrees, 0.0, "0 (as drawn words) or degrees in (0, 45]",
