@@ -244,9 +244,9 @@ void WindowMerge::add(const std::vector<size_t>& index, const std::vector<double
         const int j = static_cast<int>(index[c]);
         if (j == static_cast<int>(i)) continue;
         const auto it = std::lower_bound(o.begin(), o.end(), j, [](const std::pair<int, Other>& e, int k) { return e.first < k; });
-        const Other v{centre[a], probs[a * m + c], bi_probs[a * m + c]};
+        const Other v{static_cast<float>(centre[a]), probs[a * m + c], bi_probs[a * m + c]};
         if (it == o.end() || it->first != j) o.insert(it, {j, v});
-        else if (centre[a] > it->second.centre) it->second = v;
+        else if (v.centre > it->second.centre) it->second = v;
       }
     }
     if (centre[a] <= best_[i]) continue;

@@ -137,9 +137,8 @@ class WindowMerge {
 
  private:
   // A word's entries for another word from the window holding both in which the word is most central.
-  struct Other {
-    double centre;
-    float p, q;
+  struct Other {  // 16 bytes with its index: a whole map's words hold a few hundred each
+    float centre, p, q;
   };
   size_t n_;
   std::vector<double> best_;
