@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "light/error.h"
+#include "light/util/unicode.h"
 #include "light/util/utf8.h"
 
 using light::utf8_decode;
@@ -23,4 +24,9 @@ TEST(Utf8, RejectsInvalidBytes) {
   EXPECT_THROW(utf8_decode("\xff"), light::Error);
   EXPECT_THROW(utf8_decode("\xc3"), light::Error);          // truncated
   EXPECT_THROW(utf8_decode("\xe6\x9d\x41"), light::Error);  // bad continuation
+}
+
+TEST(Utf8, CapitalsTakeAccentedLettersAlongAndLeaveFiguresAndSigns) {
+  EXPECT_EQ(light::to_upper("l'Hôtel de Sèvres, Praça São Bento"), "L'HÔTEL DE SÈVRES, PRAÇA SÃO BENTO");
+  EXPECT_EQ(light::to_upper("Straße 12 (dis.)"), "STRAẞE 12 (DIS.)");  // Unicode's capital sharp s
 }

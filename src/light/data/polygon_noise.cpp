@@ -32,34 +32,38 @@ void move_word(std::vector<maptext::Point>& v, const Move& m) {
     p = {mx + a * tx + b * nx, my + a * ty + b * ny};
   }
 }
+
+// Moves every word of `tile` by the Move `draw` makes from a standard normal, drawn for every word so
+// that one word's shape never changes another's draw.
+template <class Draw>
+void move_words(maptext::Tile& tile, uint64_t seed, Draw draw) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const auto n = [&] { return normal(rng); };
+  for (auto& group : tile.groups)
+    for (auto& word : group) move_word(word.vertices, draw(n));
+}
 }  // namespace
 
 void jitter_word_polygons(maptext::Tile& tile, double sigma, uint64_t seed) {
   if (!(sigma > 0)) return;
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  for (auto& group : tile.groups)
-    for (auto& word : group) {
-      // Drawn for every word, so that one word's shape never changes another's draw.
-      Move m;
-      m.height = std::exp(sigma * normal(rng)), m.length = std::exp(0.7 * sigma * normal(rng));
-      m.across = 0.3 * sigma * normal(rng), m.along = 0.8 * sigma * normal(rng);
-      move_word(word.vertices, m);
-    }
+  move_words(tile, seed, [&](const auto& n) {
+    Move m;
+    m.height = std::exp(sigma * n()), m.length = std::exp(0.7 * sigma * n());
+    m.across = 0.3 * sigma * n(), m.along = 0.8 * sigma * n();
+    return m;
+  });
 }
 
 void jitter_word_polygons_by_hand(maptext::Tile& tile, double s, uint64_t seed) {
   if (!(s > 0)) return;
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  for (auto& group : tile.groups)
-    for (auto& word : group) {
-      Move m;
-      m.turn = 2.0 * s * M_PI / 180 * normal(rng);
-      m.height = std::exp(0.08 * s * normal(rng)), m.length = std::exp(0.05 * s * normal(rng));
-      m.across = 0.1 * s * normal(rng), m.along = 0.1 * s * normal(rng);
-      move_word(word.vertices, m);
-    }
+  move_words(tile, seed, [&](const auto& n) {
+    Move m;
+    m.turn = 2.0 * s * M_PI / 180 * n();
+    m.height = std::exp(0.08 * s * n()), m.length = std::exp(0.05 * s * n());
+    m.across = 0.1 * s * n(), m.along = 0.1 * s * n();
+    return m;
+  });
 }
 
 }  // namespace light::data

@@ -224,7 +224,12 @@ void for_each_window_batch(const std::vector<InferenceWindow>& windows,
 }
 
 WindowMerge::WindowMerge(size_t n, double other_windows)
-    : n_(n), best_(n, -1.0), P_(static_cast<int>(n)), Q_(static_cast<int>(n)), other_windows_(other_windows), other_(other_windows > 0 ? n : 0) {
+    : n_(n),
+      best_(n, -1.0),
+      P_(static_cast<int>(n)),
+      Q_(static_cast<int>(n)),
+      other_windows_(other_windows),
+      other_(other_windows > 0 ? n : 0) {
   if (!(other_windows >= 0)) throw Error("window merge: the other windows' factor must be 0 or more");
 }
 
@@ -238,16 +243,25 @@ void WindowMerge::add(const std::vector<size_t>& index, const std::vector<double
   for (size_t a = 0; a < m; ++a) {
     const size_t i = index[a];
     if (i >= n_) throw Error("window merge: word index out of range");
-    if (other_windows_ > 0) {
-      auto& o = other_[i];
+    if (other_windows_ > 0) {  // the word's entries so far and this window's, both by index, merged
+      const auto& o = other_[i];
+      std::vector<std::pair<int, Other>> merged;
+      merged.reserve(o.size() + m);
+      auto it = o.begin();
       for (size_t c : by_column) {
         const int j = static_cast<int>(index[c]);
-        if (j == static_cast<int>(i)) continue;
-        const auto it = std::lower_bound(o.begin(), o.end(), j, [](const std::pair<int, Other>& e, int k) { return e.first < k; });
+        if (j == static_cast<int>(i) || (!merged.empty() && merged.back().first == j)) continue;  // itself; a word twice
+        while (it != o.end() && it->first < j) merged.push_back(*it++);
         const Other v{static_cast<float>(centre[a]), probs[a * m + c], bi_probs[a * m + c]};
-        if (it == o.end() || it->first != j) o.insert(it, {j, v});
-        else if (v.centre > it->second.centre) it->second = v;
+        if (it != o.end() && it->first == j) {
+          merged.push_back(v.centre > it->second.centre ? std::make_pair(j, v) : *it);
+          ++it;
+        } else {
+          merged.emplace_back(j, v);
+        }
       }
+      merged.insert(merged.end(), it, o.end());
+      other_[i] = std::move(merged);
     }
     if (centre[a] <= best_[i]) continue;
     best_[i] = centre[a];

@@ -74,9 +74,7 @@ std::string in_case_of(const std::string& name, const std::string& reading) {
   size_t capitals = 0, small = 0;
   for (char32_t c : utf8_decode(reading)) capitals += is_capital(c), small += is_small_letter(c);
   if (capitals < 2 || capitals <= small) return name;
-  std::u32string u = utf8_decode(name);
-  for (char32_t& c : u) c = static_cast<char32_t>(utf8proc_toupper(static_cast<utf8proc_int32_t>(c)));
-  return utf8_encode(u);
+  return to_upper(name);
 }
 
 std::vector<WordReread> reread_words(const MapNames& m, const Gazetteer& g, const std::vector<std::vector<double>>& scores,

@@ -41,4 +41,10 @@ bool is_upper(const std::string& utf8) {
   return cased;
 }
 
+std::string to_upper(const std::string& utf8) {
+  std::u32string u = utf8_decode(utf8);
+  for (char32_t& c : u) c = static_cast<char32_t>(utf8proc_toupper(static_cast<utf8proc_int32_t>(c)));
+  return utf8_encode(u);
+}
+
 }  // namespace light

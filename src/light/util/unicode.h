@@ -20,4 +20,7 @@ bool is_small_letter(char32_t c);
 // Python's str.isupper(): at least one cased character and no lowercase or titlecase one.
 bool is_upper(const std::string& utf8);
 
+// Each code point in capitals (utf8proc's simple case mapping: "l'Hôtel" -> "L'HÔTEL"; "ß" stays).
+std::string to_upper(const std::string& utf8);
+
 }  // namespace light

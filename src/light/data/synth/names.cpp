@@ -44,11 +44,6 @@ const std::vector<std::string> kBuiltinPlaces{
     "Cañon City", "Walsenburg", "La Junta", "Las Animas", "Kit Carson", "Hugo", "Limon", "Brighton", "Evans",
     "Platteville", "Berthoud", "Lyons", "Estes Park", "Idaho Springs", "Black Hawk", "Nederland", "Ward"};
 
-template <class T>
-const T& pick(const std::vector<T>& v, std::mt19937_64& rng) {
-  return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
-}
-bool chance(double p, std::mt19937_64& rng) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
 int uniform(int a, int b, std::mt19937_64& rng) { return std::uniform_int_distribution<int>(a, b)(rng); }
 
 std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
@@ -57,6 +52,8 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
 }
 
 }  // namespace
+
+bool chance(double p, std::mt19937_64& rng) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
 
 std::vector<std::string> split_words(const std::string& s) {
   std::vector<std::string> out;

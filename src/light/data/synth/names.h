@@ -52,6 +52,13 @@ class Gazetteer {
 // capitals. Kinds without such a form (numbers, letters, counties, states, railroads): no words.
 Name world_name(NameKind kind, std::mt19937_64& rng);
 
+// One entry of `v` (not empty) and a draw that comes true with chance p: the name makers' dice.
+template <class T>
+const T& pick(const std::vector<T>& v, std::mt19937_64& rng) {
+  return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
+}
+bool chance(double p, std::mt19937_64& rng);
+
 // Splits on ASCII spaces, dropping empty parts.
 std::vector<std::string> split_words(const std::string& s);
 std::string to_upper_ascii(std::string s);

@@ -12,12 +12,6 @@ namespace {
 
 using Words = std::vector<std::string>;
 
-template <class T>
-const T& pick(const std::vector<T>& v, std::mt19937_64& rng) {
-  return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
-}
-bool chance(double p, std::mt19937_64& rng) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
-
 // One language's words. A name is a generic with a complement ("Rue" + "de la Paix"), or a name with
 // a generic after it ("Alster" + "Brücke"); `after` says which the language's generics take.
 struct Language {
@@ -109,8 +103,6 @@ const std::vector<Language>& languages() {
   return kLanguages;
 }
 
-Words split(const std::string& s) { return split_words(s); }
-
 Words join(std::initializer_list<Words> parts) {
   Words out;
   for (const Words& p : parts) out.insert(out.end(), p.begin(), p.end());
@@ -119,26 +111,28 @@ Words join(std::initializer_list<Words> parts) {
 
 // A complement: a name, a saint's name, or either after a particle ("de la Paix", "du Temple").
 Words complement(const Language& l, bool particle, std::mt19937_64& rng) {
-  Words name = chance(0.25, rng) ? join({split(pick(l.saints, rng)), split(pick(l.saint_names, rng))}) : split(pick(l.complements, rng));
+  Words name = chance(0.25, rng) ? join({split_words(pick(l.saints, rng)), split_words(pick(l.saint_names, rng))})
+                                 : split_words(pick(l.complements, rng));
   if (!particle) return name;
   // A name with its own article takes the plain particle: "de la Paix", "de l'Opéra", never "du l'Opéra".
   const std::string& first = name.front();
   const bool article = first.rfind("l'", 0) == 0 || first == "la" || first == "le" || first == "les";
-  return join({split(article ? l.particles.front() : pick(l.particles, rng)), name});
+  return join({split_words(article ? l.particles.front() : pick(l.particles, rng)), name});
 }
 
 // `generic` and a complement, in the order the language sets them.
 Words named(const Language& l, const Words& generics, std::mt19937_64& rng) {
-  const Words g = split(pick(generics, rng));
+  const Words g = split_words(pick(generics, rng));
   if (l.after) {
     if (!l.particles.empty() && chance(0.2, rng))
-      return join({split(pick(l.particles, rng)), split(pick(l.complements, rng))});  // "An der Alster"
+      return join({split_words(pick(l.particles, rng)), split_words(pick(l.complements, rng))});  // "An der Alster"
     return join({complement(l, false, rng), g});
   }
   return join({g, complement(l, chance(0.7, rng), rng)});
 }
 
-// Capitals as a sheet sets its larger names, accented Latin letters too ("L'HÔTEL").
+// Capitals as a sheet sets its larger names, accented Latin letters too ("L'HÔTEL"); "ß" stays, as a
+// sheet's capitals never set the capital sharp s (util's to_upper, by Unicode, would).
 std::string to_upper_latin(const std::string& s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
@@ -167,12 +161,14 @@ Name world_name(NameKind kind, std::mt19937_64& rng) {
   switch (kind) {
     case NameKind::Street: n.words = named(l, l.streets, rng); break;
     case NameKind::Settlement: {
-      if (l.after && chance(0.15, rng))  // "Old Quarry (disused)", "St. Pauli Kirche"
+      // A survey sheet's works and abbreviations ("Old Quarry (disused)"), or a saint's building ("St. Pauli Kirche").
+      static const Words kWorks{"Old Quarry (disused)", "Lime Kiln (dis.)", "Gravel Pit (dis.)", "Sheepfold", "Chapel (Meth.)",
+                                "P.O.", "P.H.", "Well", "Spring", "Sluice"};
+      if (l.after && chance(0.15, rng))
         n.words = l.particles.empty() && chance(0.5, rng)
-                      ? split(pick(Words{"Old Quarry (disused)", "Lime Kiln (dis.)", "Gravel Pit (dis.)", "Sheepfold", "Chapel (Meth.)",
-                                         "P.O.", "P.H.", "Well", "Spring", "Sluice"},
-                                   rng))
-                      : join({split(pick(l.saints, rng)), split(pick(l.saint_names, rng)), split(pick(l.buildings, rng))});
+                      ? split_words(pick(kWorks, rng))
+                      : join({split_words(pick(l.saints, rng)), split_words(pick(l.saint_names, rng)),
+                              split_words(pick(l.buildings, rng))});
       else
         n.words = named(l, l.buildings, rng);
       break;
