@@ -24,9 +24,8 @@ void jitter_word_polygons(maptext::Tile& tile, double sigma, uint64_t seed);
 // and sized by eye, so two words of one line never line up to the pixel. Moves every word polygon of
 // `tile` about its centre: turned by N(0, 2 s) degrees, its height times exp(N(0, 0.08 s)), its length
 // times exp(N(0, 0.05 s)), its centre by N(0, 0.1 s) heights across and N(0, 0.1 s) along. At s 1 the
-// words of one line of synthetic tiles differ as those of data/real's hand-drawn boxes do (medians:
-// 2.5 degrees between their directions, 0.1 in log height, 0.15 heights across). Seeded as above;
-// s <= 0: unchanged.
+// words of one line of synthetic tiles differ as those of data/real's hand-drawn boxes do
+// (docs/notes/2026-12-04.md). Seeded as above; s <= 0: unchanged.
 void jitter_word_polygons_by_hand(maptext::Tile& tile, double s, uint64_t seed);
 
 }  // namespace light::data

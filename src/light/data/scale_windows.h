@@ -120,9 +120,8 @@ std::vector<InferenceWindow> inference_windows(const maptext::Tile& tile, int wi
 // With `other_windows` > 0, a word's rows also reach the words that window does not hold: each such
 // word's entries taken from the window, among those holding both, in which the word is most central,
 // times `other_windows`. A name spread wider than a quarter of a window (a county's name across a
-// region, a street's name along its street) has its next word outside the window its first word is
-// most central in about as often as inside; the model, which reads both words in another window,
-// still links them there. 0 (released checkpoints): the most central window's words only.
+// region, a street's name along its street) often has its next word outside the window its first
+// word is most central in; the model, which reads both words in another window, links them there. 0 (released checkpoints): the most central window's words only.
 class WindowMerge {
  public:
   explicit WindowMerge(size_t words, double other_windows = 0.0);
