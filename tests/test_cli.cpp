@@ -1,6 +1,12 @@
 // End-to-end checks of the `light` binary: output, exit codes, error messages, no partial files.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "light/link/line_judge.h"
+
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
@@ -9,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "light/link/decoding_prior.h"
+#include "light/link/line_judge.h"
 #include "light/maptext.h"
 #include "test_util.h"
 
@@ -178,6 +185,45 @@ TEST(Cli, TheBundledModelLinksTheBundledTileAndBeatsTheDistanceHeuristicThere) {
   std::filesystem::remove_all(dir);
 }
 
+// `light link --judge-rows`: each word's decoding row, its true successor marked, as the line judge is
+// fitted to (scripts/fit-line-judge.py); never written over the output or without phrases to read.
+TEST(Cli, JudgeRowsMarkEachWordsTrueSuccessorAmongItsCandidates) {
+  ::unsetenv("LIGHT_MODEL");
+  const std::string dir = temp_dir();
+  const std::string tile = std::string(LIGHT_SOURCE_DIR) + "/data/synth-example";
+  RunResult r = run_light("link --words " + q(tile + "/annotations.json") + " --images " + q(tile) + " --judge-rows " + q(dir + "/rows.jsonl") +
+                          " -o " + q(dir + "/m.json") + " -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto in = light::maptext::read_maptext(tile + "/annotations.json", {light::maptext::Kind::GroundTruth});
+  std::istringstream rows(read_text(dir + "/rows.jsonl"));
+  std::string line;
+  ASSERT_TRUE(std::getline(rows, line));
+  const auto head = nlohmann::json::parse(line);
+  ASSERT_EQ(head["features"].size(), light::link::kJudgeFeatureCount);
+  size_t n = 0, ends = 0;
+  const size_t end = std::find(head["features"].begin(), head["features"].end(), "end") - head["features"].begin();
+  while (std::getline(rows, line)) {
+    const auto row = nlohmann::json::parse(line);
+    const size_t t = row["truth"].get<size_t>();
+    ASSERT_LT(t, row["rows"].size());
+    ends += row["rows"][t][1 + end].get<double>() == 1.0;
+    ++n;
+  }
+  // Nearly every word's true successor (or its end) is among its candidates; a phrase's last word is its own.
+  EXPECT_GE(n * 10, in[0].word_count() * 9) << n << " rows for " << in[0].word_count() << " words";
+  EXPECT_GE(ends * 10, in[0].groups.size() * 9) << ends << " ends for " << in[0].groups.size() << " phrases";
+  r = run_light("link --words " + q(tile + "/annotations.json") + " --images " + q(tile) + " --judge-rows " + q(dir + "/m.json") + " -o " +
+                q(dir + "/m.json") + " -q");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--judge-rows"), std::string::npos) << r.err;
+  r = run_light("link --images " + q(tile) + " --judge-rows " + q(dir + "/r2.jsonl") + " -o " + q(dir + "/x.json") + " -q");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--judge-rows: needs --words"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r2.jsonl"));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.json"));
+  std::filesystem::remove_all(dir);
+}
+
 namespace {
 // `light link` (the bundled model, `extra` options) on a split of data/real, written to `out`.
 void link_real(const std::string& split, const std::string& extra, const std::string& out) {
@@ -213,9 +259,9 @@ TEST(Cli, TheBundledDecodingLeavesHouseNumbersInARowApart) {
   std::filesystem::remove_all(dir);
 }
 
-// Words boxed by hand are never on one baseline to the pixel: the bundled decoding leaves the
-// baseline prior off, and keeps the spread names of the real Paris tiles (data/real train) that a
-// prior of 3 divided away.
+// Words boxed by hand are never on one baseline to the pixel: the bundled decoding (its line judge,
+// fitted on outlines boxed by hand too) keeps the spread names of the real Paris tiles (data/real
+// train) that the baseline prior at 3 divided away.
 TEST(Cli, TheBundledDecodingKeepsTheSpreadNamesOfWordsBoxedByHand) {
   ::unsetenv("LIGHT_MODEL");
   const std::string dir = temp_dir();
@@ -232,11 +278,55 @@ TEST(Cli, TheBundledDecodingKeepsTheSpreadNamesOfWordsBoxedByHand) {
     return j.at("spread").at("found").get<int>();
   };
   int links = 0, links_3 = 0;
-  const int off = spread("", &links), three = spread("--baseline-prior 3", &links_3);
+  const int off = spread("", &links), three = spread("--line-judge 0 --baseline-prior 3", &links_3);
   EXPECT_EQ(links, links_3);
   EXPECT_GE(links, 80);
   EXPECT_GE(off * 10, links * 6) << off << " of " << links << " spread links kept";
-  EXPECT_GE(off, three + 15) << off << " spread links kept without the prior, " << three << " with it at 3";
+  EXPECT_GE(off, three + 15) << off << " spread links kept by the bundled decoding, " << three << " by the baseline prior at 3";
+  std::filesystem::remove_all(dir);
+}
+
+// Names stacked as real sheets stack them (a second line indented, staggered, smaller, at an angle of
+// its own): the bundled model's line judge keeps more of their next lines than the alignment prior it
+// replaced, and links the tiles better overall.
+TEST(Cli, TheBundledLineJudgeKeepsMoreNextLinesOfNamesStackedAsRealSheetsStackThem) {
+  ::unsetenv("LIGHT_MODEL");
+  const std::string dir = temp_dir();
+  RunResult r = run_light("synth --out " + q(dir + "/s") + " --count 10 --seed 3301 --stacks real -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto classes = [&](const std::string& extra, double* f) {
+    r = run_light("link --words " + q(dir + "/s/annotations.json") + " --images " + q(dir + "/s/images") + " " + extra + " -o " +
+                  q(dir + "/l.json") + " -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const RunResult e = run_light("eval --gt " + q(dir + "/s/annotations.json") + " --pred " + q(dir + "/l.json") +
+                                  " --task detedges --link-classes");
+    std::string out = e.out;
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    *f = std::stod(out.substr(out.find("\"edges_fscore\": ") + 16));
+    return nlohmann::json::parse(out.substr(out.rfind('\n') + 1)).at("next_line");
+  };
+  double judged_f = 0, prior_f = 0;
+  const nlohmann::json judged = classes("", &judged_f), prior = classes("--line-judge 0", &prior_f);
+  EXPECT_EQ(judged.at("links"), prior.at("links"));
+  EXPECT_GE(judged.at("links").get<int>(), 30);
+  EXPECT_GE(judged.at("found").get<int>(), prior.at("found").get<int>() + 3) << judged << " against " << prior;
+  EXPECT_GT(judged_f, prior_f);
+  // The same words as a text spotter's (a score each): the judge, fitted on annotated words, is not the
+  // bundled decoding's for them (spotted_line_judge absent); --line-judge given is every word's.
+  nlohmann::json words = nlohmann::json::parse(read_text(dir + "/s/annotations.json"));
+  for (auto& tile : words)
+    for (auto& g : tile["groups"])
+      for (auto& w : g) w["score"] = 0.9;
+  write_text(dir + "/spotted.json", words.dump());
+  auto spotted = [&](const std::string& extra) {
+    r = run_light("link --words " + q(dir + "/spotted.json") + " --images " + q(dir + "/s/images") + " " + extra + " -o " +
+                  q(dir + "/sp.json") + " -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return read_text(dir + "/sp.json");
+  };
+  const std::string as_spotted = spotted("");
+  EXPECT_EQ(as_spotted, spotted("--line-judge 0"));
+  EXPECT_NE(as_spotted, spotted("--line-judge 1"));
   std::filesystem::remove_all(dir);
 }
 
@@ -337,6 +427,9 @@ TEST(Cli, SynthWritesTilesAndGroundTruthThenDrawShowsThem) {
   r = run_light("synth --out " + q(dir + "/x") + " --world-names -0.5");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--world-names: expected a share in [0, 1], got -0.5"), std::string::npos) << r.err;
+  r = run_light("synth --out " + q(dir + "/x") + " --hand-noise 4");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("--hand-noise: expected a scale in [0, 3], got 4"), std::string::npos) << r.err;
   r = run_light("synth --out " + q(dir + "/x") + " --min-letter-px -1");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("--min-letter-px: expected a height in px from 0 to 100, got -1"), std::string::npos) << r.err;

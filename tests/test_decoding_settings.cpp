@@ -54,3 +54,30 @@ TEST(DecodingSettings, EachSettingIsReadWrittenCheckedAndAnOptionOfLightLink) {
   EXPECT_THROW(model::with_decoding(model::ModelConfig{}, {{"baseline_priro", 2}}, false), Error);
   std::filesystem::remove_all(dir);
 }
+
+TEST(DecodingSettings, TheLineJudgesWeightsAreReadAndWrittenAndAWeightThatIsNotANumberIsRefusedNamingTheKey) {
+  const std::string dir = test::temp_dir();
+  model::ModelConfig c;
+  c.line_judge = 1;
+  c.line_judge_weights = {{"next_aligned", 1.25}, {"end", -0.5}};
+  model::write_model_config(dir + "/c.json", c);
+  const model::ModelConfig back = model::read_model_config(dir + "/c.json");
+  EXPECT_EQ(back.line_judge_weights, c.line_judge_weights);
+  EXPECT_EQ(back.line_judge, 1);
+  model::write_model_config(dir + "/n.json", model::ModelConfig{});
+  EXPECT_FALSE(nlohmann::json::parse(read_file(dir + "/n.json")).contains("line_judge_weights"));
+  for (const auto& [bad, says] : std::vector<std::pair<nlohmann::json, std::string>>{
+           {nlohmann::json{{"end", "high"}}, "line_judge_weights.end: expected a finite number"},
+           {nlohmann::json::array({1, 2}), "line_judge_weights: expected an object of feature weights"}}) {
+    nlohmann::json j = nlohmann::json::parse(read_file(dir + "/c.json"));
+    j["line_judge_weights"] = bad;
+    test::write_text(dir + "/bad.json", j.dump());
+    try {
+      model::read_model_config(dir + "/bad.json");
+      ADD_FAILURE() << says;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(dir + "/bad.json: " + says), std::string::npos) << e.what();
+    }
+  }
+  std::filesystem::remove_all(dir);
+}

@@ -96,6 +96,7 @@ TEST(SpottedDecoding, ASpottersWordsAreDecodedWithTheModelsFactorForSpottedWords
   // "Tarsus"); told the words are drawn, the same model leaves them.
   nlohmann::json wide = c;
   wide["baseline_prior"] = 100, wide["spotted_baseline_log_height"] = 1, wide["spotted_baseline_degrees"] = 45;
+  wide["line_judge"] = 0;  // the baseline prior decodes a model without a line judge
   test::write_text(dir + "/config.json", wide.dump(1));
   link::ModelLinkOptions told;
   told.words_from = "annotation";

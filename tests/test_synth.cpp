@@ -872,3 +872,36 @@ TEST(SynthLegibility, WordsTooSmallToReadAreMarkedIllegibleWhetherOrNotTheImageI
   }
   EXPECT_EQ(marked_words, faded_words);
 }
+
+TEST(Synth, HandNoiseMovesTheOutlinesAsBoxesDrawnByHandAndLeavesTheImage) {
+  SynthImage plain_image, hand_image;
+  const maptext::Tile plain = generate_tile(names(), small(43), 0, "t", &plain_image);
+  SynthOptions o = small(43);
+  o.hand_noise = 1.0;
+  const maptext::Tile hand = generate_tile(names(), o, 0, "t", &hand_image);
+  EXPECT_EQ(hand_image.bgr, plain_image.bgr);
+  ASSERT_EQ(hand.groups.size(), plain.groups.size());
+  std::vector<double> turns;
+  for (size_t g = 0; g < plain.groups.size(); ++g) {
+    ASSERT_EQ(hand.groups[g].size(), plain.groups[g].size());
+    for (size_t w = 0; w < plain.groups[g].size(); ++w) {
+      EXPECT_EQ(hand.groups[g][w].text, plain.groups[g][w].text);
+      const auto a = geometry::reading_frame(plain.groups[g][w].vertices), b = geometry::reading_frame(hand.groups[g][w].vertices);
+      turns.push_back(std::abs(std::remainder(std::atan2(b.end.y - b.start.y, b.end.x - b.start.x) -
+                                                  std::atan2(a.end.y - a.start.y, a.end.x - a.start.x),
+                                              2 * M_PI)) * 180 / M_PI);
+    }
+  }
+  ASSERT_GE(turns.size(), 20u);
+  std::sort(turns.begin(), turns.end());
+  // Turned N(0, 2 degrees): the median turn 2 x 0.674 = 1.35 degrees.
+  EXPECT_GT(turns[turns.size() / 2], 0.7);
+  EXPECT_LT(turns[turns.size() / 2], 2.2);
+  // At 0 the outlines are those drawn.
+  o.hand_noise = 0.0;
+  const maptext::Tile none = generate_tile(names(), o, 0, "t", nullptr);
+  const auto& v0 = none.groups[0][0].vertices;
+  const auto& v1 = plain.groups[0][0].vertices;
+  ASSERT_EQ(v0.size(), v1.size());
+  for (size_t k = 0; k < v0.size(); ++k) EXPECT_TRUE(v0[k].x == v1[k].x && v0[k].y == v1[k].y);
+}

@@ -23,7 +23,8 @@ void note_unused_options(const CLI::App& cmd, const LinkArgs& a) {
   const auto given = [&](const char* name) { return cmd.count(name) > 0; };
   const std::string why = a.method.empty() ? "" : "--method " + a.method + " (it is the model's)";
   if (!a.method.empty()) {
-    std::vector<std::string> model_options = {"--tokenizer", "--device", "--max-length", "--words-from", "--polygon-points", "--keep-repeated-words"};
+    std::vector<std::string> model_options = {"--tokenizer", "--device", "--max-length", "--words-from", "--polygon-points", "--keep-repeated-words",
+                                              "--judge-rows"};
     for (const model::DecodingSetting& s : model::decoding_settings())
       if (*s.option) model_options.push_back(s.option);
     for (const std::string& o : model_options)
@@ -95,6 +96,9 @@ void add_link_command(CLI::App& app) {
   cmd->add_flag("--keep-repeated-words", args->keep_repeated_words,
                 "Keep a phrase that holds one word twice with other words between (\"15th Ave. 15th\") as the model "
                 "decoded it; by default it is cut at its weakest link between the two (a name repeated along a street)");
+  cmd->add_option("--judge-rows", args->judge_rows,
+                  "FILE: with --words whose phrases are known, write each word's decoding row and its true successor here (JSON "
+                  "lines), to fit the line judge to (scripts/fit-line-judge.py)");
   cmd->add_option("--polygon-points", args->polygon_points,
                   "resample | keep: how word polygons reach the model (default: as the model was trained, its config's "
                   "polygon_points; docs/commands.md)")

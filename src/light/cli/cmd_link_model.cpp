@@ -8,6 +8,7 @@
 #include "light/data/tile_image.h"
 #include "light/image/resize.h"
 #include "light/maptext.h"
+#include "light/link/line_judge.h"
 #include "light/link/model_linking.h"
 #include "light/error.h"
 #include "light/spot/spotter.h"
@@ -32,6 +33,8 @@ void run_link_with_model(const LinkArgs& a) {
   mo.progress = !a.quiet && a.collection.empty();
   mo.polygon_points = a.polygon_points;
   mo.source = a.words;
+  mo.judge_rows = !a.judge_rows.empty();
+  if (mo.judge_rows && a.words.empty()) throw Error("--judge-rows: needs --words with their phrases (the true successors to fit to)");
   link::ModelLinkReport report;
   if (!a.collection.empty()) {  // the model loaded once for every map
     link::ModelLinker linker(a.model, mo);
@@ -65,7 +68,9 @@ void run_link_with_model(const LinkArgs& a) {
     link::ModelLinker linker(a.model, mo);
     for (const maptext::Tile& t : data) note_input(data::find_tile_image(a.images, t.image), "an image this command reads");
     check_output_is_not_input("-o/--out", a.out);  // nor one of the tiles, nor a file of the model's
+    if (mo.judge_rows) check_output_is_not_input("--judge-rows", a.judge_rows, {{"-o/--out", a.out}});
     const auto linked = link::link_with_model(data, linker, a.images, mo.progress, &report);
+    if (mo.judge_rows) write_file_atomic(a.judge_rows, link::judge_rows_header() + linker.judge_rows());
     write_link_output(a, linked, &data);
   }
   if (const std::string note = data::degenerate_note(report.polygons); !note.empty()) std::fprintf(stderr, "note: %s\n", note.c_str());

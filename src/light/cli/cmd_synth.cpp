@@ -23,7 +23,7 @@ struct SynthArgs {
   int count = 1, threads = 0, turn = 0;
   uint64_t seed = 0;
   double clusters = 0.35;
-  double number_rows = 0.0, world_names = 0.0;
+  double number_rows = 0.0, world_names = 0.0, hand_noise = 0.0;
   double min_letter_px = synth::kMinLetterPx;
   bool quiet = false, overwrite = false, places = false;
   bool size_given = false, density_given = false, word_height_given = false;
@@ -90,6 +90,9 @@ void run_synth(const SynthArgs& a) {
   if (!(a.world_names >= 0 && a.world_names <= 1))
     throw Error("--world-names: expected a share in [0, 1], got " + CLI::detail::to_string(a.world_names));
   opt.world_names = a.world_names;
+  if (!(a.hand_noise >= 0 && a.hand_noise <= 3))
+    throw Error("--hand-noise: expected a scale in [0, 3], got " + CLI::detail::to_string(a.hand_noise));
+  opt.hand_noise = a.hand_noise;
   opt.places = a.places;
   if (a.places && a.turn != 0) throw Error("--places: the places' dots are not turned with the tile; leave out --turn");
   if (!(a.min_letter_px >= 0 && a.min_letter_px <= 100))
@@ -190,6 +193,10 @@ void add_synth_command(CLI::App& app) {
                   "Share of the street, building, water and relief names drawn as French, Spanish, Italian, Portuguese, German, British "
                   "or American survey sheets print them (\"Rue de la Paix\", \"Iglesia de San Juan\", \"Hazel Shaw\"; 0: the classic "
                   "names, the tiles drawn before)")
+      ->capture_default_str();
+  cmd->add_option("--hand-noise", args->hand_noise,
+                  "S: the words' outlines written as boxes drawn by hand (turned, heights, lengths and centres a little off: S times "
+                  "the spreads of data/real); the images as before (0: outlines to the pixel)")
       ->capture_default_str();
   cmd->add_option("--clusters", args->clusters, "Chance that a tile has a dense cluster of small labels")->capture_default_str();
   cmd->add_option("--min-letter-px", args->min_letter_px,

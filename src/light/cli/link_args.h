@@ -40,6 +40,7 @@ struct LinkArgs {
   int threads = 0;
   bool quiet = false;
   bool keep_repeated_words = false;  // ModelLinkOptions::split_repeats off
+  std::string judge_rows;  // with --words: the rows to fit a line judge to, written here (link/line_judge.h)
 };
 
 // Checks the output options before any work: a bad --format, --georef without GeoJSON, a missing

@@ -1,6 +1,7 @@
 #include "light/link/model_linking.h"
 
 #include <cmath>
+#include <filesystem>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,8 @@
 #include "light/link/decode.h"
 #include "light/link/decoding_prior.h"
 #include "light/link/line_alignment.h"
+#include "light/link/line_judge.h"
+#include <sstream>
 #include "light/link/paths.h"
 #include "light/model/decoding_settings.h"
 #include "light/model/predictor.h"
@@ -35,6 +38,10 @@ struct ModelLinker::Impl {
   double polygon_height = 1;
   double other_windows = 0;  // data::WindowMerge's factor on the words beyond a word's most central window
   bool split_repeats = true;
+  LineJudge judge;            // empty: none (the alignment and baseline priors instead)
+  LineJudge spotted_judge;    // for a spotter's words (config spotted_line_judge; empty: their priors)
+  bool collect_rows = false;  // ModelLinkOptions::judge_rows
+  std::string rows;
   std::string source;
   // The polygons as the model reads them: its points (polygon_points), at its share of their height.
   maptext::Tile seen(const maptext::Tile& tile, data::PolygonReport* report = nullptr) const {
@@ -43,9 +50,10 @@ struct ModelLinker::Impl {
   Impl(const std::string& model_dir, const ModelLinkOptions& opt)
       : Impl(model::Predictor(model_dir, {opt.device, opt.threads}),
              text::BpeTokenizer::from_folder(opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir),
-             opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir, opt) {}
-  // `where`: the tokenizer's folder, for messages.
-  Impl(model::Predictor&& m, text::BpeTokenizer&& t, const std::string& where, const ModelLinkOptions& opt)
+             opt.tokenizer_dir.empty() ? model_dir : opt.tokenizer_dir, opt, (std::filesystem::path(model_dir) / "config.json").string()) {}
+  // `where`: the tokenizer's folder, `where_config` the model's config, for messages.
+  Impl(model::Predictor&& m, text::BpeTokenizer&& t, const std::string& where, const ModelLinkOptions& opt,
+       const std::string& where_config = "the model's config")
       : model(std::move(m)),
         tok(std::move(t)),
         special(tok.special_ids()),
@@ -70,6 +78,13 @@ struct ModelLinker::Impl {
     prior.baseline = c.baseline_prior;
     polygon_height = c.polygon_height;
     other_windows = c.other_window_prior;
+    judge = LineJudge::from_weights(c.line_judge_weights, c.line_judge, where_config + ": line_judge_weights");
+    // A factor given for every word (the command line's --line-judge) is a spotter's words' too.
+    spotted_judge = LineJudge::from_weights(c.line_judge_weights,
+                                            opt.decoding.count("line_judge") && !opt.decoding.count("spotted_line_judge") ? c.line_judge
+                                                                                                                        : c.spotted_line_judge,
+                                            where_config + ": line_judge_weights");
+    collect_rows = opt.judge_rows;
     spotted_prior = prior;
     // A factor given for every word is a spotter's words' too.
     if (!opt.decoding.count("no_successor_bias") && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
@@ -91,6 +106,8 @@ struct ModelLinker::Impl {
     };
   }
 };
+
+const std::string& ModelLinker::judge_rows() const { return impl_->rows; }
 
 bool spotted_words(const maptext::Tile& tile) {
   if (tile.word_count() == 0) return false;
@@ -143,7 +160,8 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   const maptext::Tile seen = impl_->seen(tile, &r.polygons);
   // A spotter's words, where the model (or the command line) decodes them otherwise than drawn ones.
   const bool otherwise = impl_->spotted_prior.no_successor_bias != impl_->prior.no_successor_bias ||
-                        impl_->spotted_prior.baseline_tolerance != impl_->prior.baseline_tolerance;
+                        impl_->spotted_prior.baseline_tolerance != impl_->prior.baseline_tolerance ||
+                        impl_->spotted_judge.weights != impl_->judge.weights;
   const bool spotted = otherwise && (impl_->words_from == Impl::WordsFrom::Spotter ||
                                      (impl_->words_from == Impl::WordsFrom::Auto && spotted_words(tile)));
   const DecodingPrior& prior = spotted ? impl_->spotted_prior : impl_->prior;
@@ -185,9 +203,20 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
     for (const maptext::Word* w : model_words) figure.push_back(w->text && bare_figure(*w->text));
     apply_figure_prior(P, Q, figure, prior.figures);
   }
-  if (prior.alignment != 1.0 || prior.baseline != 1.0) {  // the lines of a first decoding, then again
+  const LineJudge& line_judge = spotted ? impl_->spotted_judge : impl_->judge;
+  const bool judge = !line_judge.empty(), rows = impl_->collect_rows;
+  if (judge || rows || prior.alignment != 1.0 || prior.baseline != 1.0) {  // the lines of a first decoding, then again
     const Decoded first = decode_successors(P, Q);
-    apply_line_alignment(P, Q, frames, first.successors, {prior.alignment, prior.baseline, prior.baseline_tolerance});
+    if (judge || rows) {
+      const JudgeContext ctx = make_judge_context(frames, &letters, first.successors, prior.baseline_tolerance);
+      if (rows) {
+        std::ostringstream out;
+        write_judge_rows(out, P, Q, ctx, true_successors(tile, sources));
+        impl_->rows += out.str();
+      }
+      if (judge) apply_line_judge(P, Q, ctx, line_judge);
+    }
+    if (!judge) apply_line_alignment(P, Q, frames, first.successors, {prior.alignment, prior.baseline, prior.baseline_tolerance});
   }
   int cycles = 0;
   maptext::Tile out = link_tile(tile, sources, std::move(P), std::move(Q), &cycles, &raw, impl_->split_repeats);

@@ -37,6 +37,9 @@ struct ModelLinkOptions {
   // "resample" | "keep" (data/model_polygons.h); "" = the model config's polygon_points, as it was trained.
   std::string polygon_points;
   std::string source;         // the words file, named in the polygon report
+  // Keep, for fitting the line judge (link/line_judge.h), each word's judged row with its true
+  // successor: the tile's phrases as given (ModelLinker::judge_rows).
+  bool judge_rows = false;
 };
 
 struct ModelLinkReport {
@@ -64,6 +67,8 @@ class ModelLinker {
   // The same from the image file: a map read through several windows is decoded and resized to the
   // windows' scale in strips (GDAL), never held at full size; the same phrases as link().
   maptext::Tile link_file(const maptext::Tile& tile, const std::string& image_path, ModelLinkReport& report);
+  // With ModelLinkOptions::judge_rows: the rows kept so far, JSON lines (link/line_judge.h write_judge_rows).
+  const std::string& judge_rows() const;
 
  private:
   maptext::Tile link_image(const maptext::Tile& tile, int width, int height, const image::RgbImage& image,

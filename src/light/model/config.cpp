@@ -74,6 +74,7 @@ void write_model_config(const std::string& path, const ModelConfig& c) {
   if (c.window_word_height > 0) j["window_word_height"] = c.window_word_height;
   for (const DecodingSetting& s : decoding_settings())  // each written when it leaves the paper's decoding
     if (c.*s.field != s.neutral) j[s.key] = c.*s.field;
+  if (!c.line_judge_weights.empty()) j["line_judge_weights"] = c.line_judge_weights;
   if (c.polygon_points != data::PolygonPoints::Keep) j["polygon_points"] = data::polygon_points_name(c.polygon_points);
   write_file_atomic(path, j.dump(1) + "\n");
 }
@@ -250,7 +251,7 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
     if (j.contains(k))
       throw Error(path + ": " + k + " at the top level does nothing: it belongs under \"layoutlmv3\" (or \"poly_encoder\")");
   // Nor a misspelt key of light's own ("baseline_priro"): the model would decode without it.
-  std::vector<std::string> own_keys = {"window_word_height", "polygon_points", "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
+  std::vector<std::string> own_keys = {"window_word_height", "line_judge_weights", "polygon_points", "modalities", "successor_head", "layoutlmv3", "poly_encoder"};
   for (const DecodingSetting& s : decoding_settings()) own_keys.push_back(s.key);
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (std::find(own_keys.begin(), own_keys.end(), it.key()) != own_keys.end()) continue;
@@ -345,6 +346,15 @@ ModelConfig parse_model_config(const nlohmann::json& j, const std::string& path)
   }
   get(j, "window_word_height", c.window_word_height, path);
   for (const DecodingSetting& s : decoding_settings()) get(j, s.key, c.*s.field, path);
+  if (j.contains("line_judge_weights")) {  // the names are the linker's to check (link/line_judge.h)
+    const auto& w = j["line_judge_weights"];
+    if (!w.is_object()) throw Error(path + ": line_judge_weights: expected an object of feature weights");
+    for (auto it = w.begin(); it != w.end(); ++it) {
+      if (!it.value().is_number() || !std::isfinite(it.value().get<double>()))
+        throw Error(path + ": line_judge_weights." + it.key() + ": expected a finite number");
+      c.line_judge_weights[it.key()] = it.value().get<double>();
+    }
+  }
   if (j.contains("polygon_points")) {
     if (!j["polygon_points"].is_string()) throw Error(path + ": polygon_points: expected \"resample\" or \"keep\"");
     c.polygon_points = data::parse_polygon_points(j["polygon_points"].get<std::string>(), path + ": polygon_points");

@@ -2,6 +2,7 @@
 // tests/data/parity/model/config.json: sections "layoutlmv3" and "poly_encoder"); never
 // hard-coded. The defaults are the released LIGHT model's (LayoutLMv3-base + a 768/6/8 polygon BERT).
 #pragma once
+#include <map>
 #include <string>
 
 #include "light/data/link_weights.h"
@@ -107,6 +108,13 @@ struct ModelConfig {
   // little: the test made for drawn outlines leaves most spotted spread names apart (docs/notes/2026-11-spotter.md).
   double spotted_baseline_log_height = 0.0;
   double spotted_baseline_degrees = 0.0;
+  // The line judge (link/line_judge.h): its fitted weights by feature, and the factor they are taken
+  // at; 0 (released checkpoints) = no judge: the alignment and baseline priors read the first decoding.
+  std::map<std::string, double> line_judge_weights;
+  double line_judge = 0.0;
+  // The same factor for a text spotter's words (link/model_linking.h words_from); 0: their alignment
+  // and baseline priors (a judge fitted on annotated words weighs a spotter's pieces of words wrongly).
+  double spotted_line_judge = 0.0;
   double figure_prior = 1.0;     // a bare figure's candidate successor that is a bare figure too times this (1: none)
   double lettering_prior = 1.0;  // next-line and spread candidates lettered alike times this, others over it (1: none)
   // The words' polygons as the linker reads them: at this share of their height, about their middle

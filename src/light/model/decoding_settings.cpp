@@ -40,6 +40,11 @@ const std::vector<DecodingSetting>& decoding_settings() {
        "a factor in [0, 10] (0: none)",
        "Take a word's candidates outside the window it is most central in from the window holding both in which it is most "
        "central, times this (0: that window's words only)"},
+      {"line_judge", "--line-judge", 0, 4, false, &ModelConfig::line_judge, 0.0, "a factor in [0, 4] (0: none)",
+       "After a first decoding: weigh each candidate by the line judge fitted to the model (line_judge_weights: how it lies against "
+       "the word's line and the line below), its weights times this; 0: the alignment and baseline priors instead"},
+      {"spotted_line_judge", "", 0, 4, false, &ModelConfig::spotted_line_judge, 0.0, "a factor in [0, 4] (0: none)",
+       "The line judge's factor for a text spotter's words (0: the alignment and baseline priors for them)"},
       {"spotted_baseline_log_height", "", 0, 1, false, &ModelConfig::spotted_baseline_log_height, 0.0,
        "0 (as drawn words) or a log ratio in (0, 1]", "On the baseline, for a spotter's words: heights within this in log"},
       {"spotted_baseline_degrees", "", 0, 45, false, &ModelConfig::spotted_baseline_degrees, 0.0, "0 (as drawn words) or degrees in (0, 45]",

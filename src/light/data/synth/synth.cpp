@@ -1,5 +1,7 @@
 #include "light/data/synth/synth.h"
 
+#include "light/data/polygon_noise.h"
+
 #include <cairo.h>
 
 #include <algorithm>
@@ -169,6 +171,7 @@ maptext::Tile generate_tile(const Gazetteer& names, const SynthOptions& options,
       b.age();
       if (image) b.finish(image);
       turn_tile(b.tile, image, opt.width, opt.height, opt.quarter_turns);
+      data::jitter_word_polygons_by_hand(b.tile, opt.hand_noise, mix(opt.seed ^ 0x68616e64ULL, index));
       if (places) *places = std::move(drawn);
       return std::move(b.tile);
     }

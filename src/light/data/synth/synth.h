@@ -124,6 +124,10 @@ struct SynthOptions {
   // world_name: "Rue / de / la / Paix", "Iglesia / de / San / Juan", "Hazel / Shaw"): words such as
   // "de" or "Rue" that never end a name. 0: the classic names only, the tiles drawn before.
   double world_names = 0.0;
+  // The words' outlines written as a person boxes words by hand (data::jitter_word_polygons_by_hand,
+  // S times the spreads measured on data/real: turned some 2 degrees, heights and lengths a little
+  // off, centres moved); the image is drawn as before. 0: outlines to the pixel.
+  double hand_noise = 0.0;
   // Words whose smallest letters are lower than this (px) on a clean tile, or than this plus an aged
   // tile's blur, are marked illegible, as an annotator marks what no one can read; 0 marks only the
   // words faded almost away (`legible`).

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# ctest: scripts/fit-line-judge.sh end to end on a few small tiles (two of each kind drawn, and a real
+# labelled tile): it writes RUN/weights.json, weights the bundled model's config takes, under which the
+# rows of links to the next line, spread and above find their true successor more often than before; the weights written into a copy
+# of the model's config (INTO) make a model that links every word once; a RUN it did not make is refused
+# unchanged.
+set -euo pipefail
+BUILD=$1 SOURCE=$2
+# A Python with numpy (the fit's): python3, else the system's; none: skipped.
+PYTHON=$(for p in python3 /usr/bin/python3; do "$p" -c "import numpy" 2> /dev/null && echo "$p" && break; done || true)
+[ -n "$PYTHON" ] || { echo "fit-line-judge check: no Python with numpy: skipped"; exit 77; }
+export PYTHON
+OUT="$BUILD/fit-line-judge-check"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+cp -r "$SOURCE/models/light-small" "$OUT/model"
+run() { LIGHT="$BUILD/light" THREADS=2 COUNT=2 REAL="$SOURCE/data/real/test.json" REAL_IMAGES="$SOURCE/data/real/images" "$@"; }
+run env INTO="$OUT/model/config.json" bash "$SOURCE/scripts/fit-line-judge.sh" "$OUT/run" > "$OUT/log.txt"
+cat "$OUT/log.txt"
+"$PYTHON" - "$OUT/run/weights.json" "$OUT/model/config.json" "$OUT/log.txt" <<'PY'
+import json, re, sys
+w = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))
+assert c["line_judge"] == 1 and c["line_judge_weights"] == w, "the weights are not in the config"
+assert "end" in w and len(w) >= 20, f"weights: {sorted(w)}"
+rows = re.findall(r"^(\S+)\s+(\d+) rows\s+best entry true\s+([\d.]+) % ->\s+([\d.]+) %", open(sys.argv[3]).read(), re.M)
+assert rows and sum(int(n) for _, n, _, _ in rows) > 100, rows
+hard = [r for r in rows if r[0] in ("next_line_aligned", "next_line_unaligned", "spread", "above")]
+before = sum(int(n) * float(b) for _, n, b, _ in hard)
+after = sum(int(n) * float(a) for _, n, _, a in hard)
+assert hard and after > before, f"the next-line, spread and above rows not lifted: {before} -> {after}"
+PY
+"$BUILD/light" link --model "$OUT/model" --words "$SOURCE/data/synth-example/annotations.json" --images "$SOURCE/data/synth-example" -o "$OUT/linked.json" -q
+in=$(grep -o '"vertices"' "$SOURCE/data/synth-example/annotations.json" | wc -l)
+out=$(grep -o '"vertices"' "$OUT/linked.json" | wc -l)
+[ "$in" = "$out" ] || { echo "linked $out words of $in" >&2; exit 1; }
+mkdir "$OUT/other" && echo keep > "$OUT/other/file"
+if run bash "$SOURCE/scripts/fit-line-judge.sh" "$OUT/other" 2> "$OUT/err.txt"; then echo "a foreign RUN was accepted" >&2; exit 1; fi
+grep -q "$OUT/other exists and is not a run of this script" "$OUT/err.txt" || { cat "$OUT/err.txt" >&2; exit 1; }
+[ "$(ls "$OUT/other")" = file ] && [ "$(cat "$OUT/other/file")" = keep ] || { echo "the foreign RUN was changed" >&2; exit 1; }
+rm -rf "$OUT"
+echo "fit-line-judge check: ok"
