@@ -54,11 +54,13 @@ struct DecodingPrior {
   double alignment = 1.0;  // line_alignment.h: applied after a first decoding (apply_line_alignment)
   double baseline = 1.0;   // likewise
   BaselineTolerance baseline_tolerance;  // what the baseline prior takes as on one baseline
+  bool line_judge = false;  // a line judge (line_judge.h) reads the frames and the lettering after the first decoding
   bool is_identity() const {
     return no_successor_bias == 1.0 && no_successor_exponent == 0.0 && above == 1.0 && next_line == 1.0 && lettering == 1.0;
   }
   bool needs_frames() const {
-    return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0 || lettering != 1.0 || alignment != 1.0 || baseline != 1.0;
+    return above != 1.0 || next_line != 1.0 || no_successor_exponent != 0.0 || lettering != 1.0 || alignment != 1.0 || baseline != 1.0 ||
+           line_judge;
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -15,7 +16,6 @@
 #include "light/link/decoding_prior.h"
 #include "light/link/line_alignment.h"
 #include "light/link/line_judge.h"
-#include <sstream>
 #include "light/link/paths.h"
 #include "light/model/decoding_settings.h"
 #include "light/model/predictor.h"
@@ -85,7 +85,9 @@ struct ModelLinker::Impl {
                                                                                                                         : c.spotted_line_judge,
                                             where_config + ": line_judge_weights");
     collect_rows = opt.judge_rows;
+    prior.line_judge = !judge.empty() || collect_rows;
     spotted_prior = prior;
+    spotted_prior.line_judge = !spotted_judge.empty() || collect_rows;
     // A factor given for every word is a spotter's words' too.
     if (!opt.decoding.count("no_successor_bias") && c.spotted_no_successor_bias > 0) spotted_prior.no_successor_bias = c.spotted_no_successor_bias;
     if (c.spotted_baseline_log_height > 0) spotted_prior.baseline_tolerance.log_height = c.spotted_baseline_log_height;
@@ -190,12 +192,12 @@ maptext::Tile ModelLinker::link_image(const maptext::Tile& tile, int width, int 
   P = raw, Q = raw_bi;
   const std::vector<geometry::ReadingFrame> frames = reading_frames(seen, sources, prior);
   std::vector<const maptext::Word*> model_words;  // model word k: the tile's word sources[k]
-  if (prior.lettering != 1.0 || prior.figures != 1.0) {
+  if (prior.lettering != 1.0 || prior.figures != 1.0 || prior.line_judge) {
     const auto flat = flatten(seen);
     for (size_t s : sources) model_words.push_back(flat[s]);
   }
   std::vector<Lettering> letters;
-  if (prior.lettering != 1.0) letters = word_lettering(model_words, frames, img.rgb.empty() && at_scale ? *at_scale : img, width, height);
+  if (prior.lettering != 1.0 || prior.line_judge) letters = word_lettering(model_words, frames, img.rgb.empty() && at_scale ? *at_scale : img, width, height);
   apply_decoding_prior(P, Q, frames, config.window_word_height > 0 ? data::window_side(seen, config.window_word_height) : 0.0, width,
                        height, prior, &letters);
   if (prior.figures != 1.0) {
