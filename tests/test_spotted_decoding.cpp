@@ -103,9 +103,12 @@ TEST(SpottedDecoding, ASpottersWordsAreDecodedWithTheModelsFactorForSpottedWords
   EXPECT_NE(phrases(link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r)),
             phrases(link::link_with_model(spotted, dir, images, told, &r)));
   test::write_text(dir + "/config.json", c.dump(1));
-  // A model without either (a released checkpoint) decodes a spotter's words as any others.
+  // A model without either, nor a line judge (a released checkpoint), decodes a spotter's words as any
+  // others (a model with a judge keeps it for annotated words: spotted_line_judge).
   c.erase("spotted_baseline_log_height");
   c.erase("spotted_baseline_degrees");
+  c.erase("line_judge");
+  c.erase("line_judge_weights");
   test::write_text(dir + "/config.json", c.dump(1));
   EXPECT_EQ(phrases(link::link_with_model(spotted, dir, images, link::ModelLinkOptions{}, &r)), phrases(as_drawn));
   EXPECT_EQ(r.spotted_tiles, 0u);
