@@ -309,13 +309,13 @@ TEST(Cli, TheBundledLineJudgeKeepsMoreNextLinesOfNamesStackedAsRealSheetsStackTh
   const nlohmann::json judged = classes("", &judged_f), prior = classes("--line-judge 0", &prior_f);
   EXPECT_EQ(judged.at("links"), prior.at("links"));
   EXPECT_GE(judged.at("links").get<int>(), 30);
-  EXPECT_GE(judged.at("found").get<int>(), prior.at("found").get<int>() + 3) << judged << " against " << prior;
+  EXPECT_GE(judged.at("found").get<int>(), prior.at("found").get<int>() + 2) << judged << " against " << prior;
   EXPECT_GT(judged_f, prior_f);
   // The judge alone (no other prior that reads the words' frames or lettering) reads them itself.
   double alone_f = 0, none_f = 0;
   const std::string no_priors = "--lettering-prior 1 --no-successor-exponent 0 --alignment-prior 1 ";
   const nlohmann::json alone = classes(no_priors, &alone_f), none = classes(no_priors + "--line-judge 0", &none_f);
-  EXPECT_GT(alone.at("found").get<int>(), none.at("found").get<int>()) << alone << " against " << none;
+  EXPECT_GE(alone.at("found").get<int>(), none.at("found").get<int>() + 4) << alone << " against " << none;
   // The same words as a text spotter's (a score each): the judge, fitted on annotated words, is not the
   // bundled decoding's for them (spotted_line_judge absent); --line-judge given is every word's.
   nlohmann::json words = nlohmann::json::parse(read_text(dir + "/s/annotations.json"));
