@@ -28,13 +28,8 @@ EPOCHS=${EPOCHS:-4} LR=${LR:-1e-4} SEED=${SEED:-23} THREADS=${THREADS:-2} BIASES
 for f in "$TRAIN" "$VAL"; do [ -f "$f" ] || { echo "fine-tune-linker: $f: no such file (TRAIN, VAL)" >&2; exit 1; }; done
 for d in "$TRAIN_IMAGES" "$VAL_IMAGES" "$MODEL"; do [ -d "$d" ] || { echo "fine-tune-linker: $d: no such folder (TRAIN_IMAGES, VAL_IMAGES, MODEL)" >&2; exit 1; }; done
 [ "$(realpath "$TRAIN")" != "$(realpath "$VAL")" ] || { echo "fine-tune-linker: VAL is TRAIN ($VAL): choose on other tiles" >&2; exit 1; }
-if [ -e "$RUN" ] && [ ! -f "$RUN/.fine-tune-linker" ]; then
-  echo "fine-tune-linker: $RUN exists and is not a run of this script: give a new folder" >&2
-  exit 1
-fi
-mkdir -p "$RUN"
-touch "$RUN/.fine-tune-linker"
-log() { echo "[$(date +%T)] $*"; }
+source scripts/run-folder.sh
+claim_run_folder fine-tune-linker "$RUN"
 
 half=$((SYNTH / 2))
 for part in "real $half $SYNTH_SEED real" "mix $((SYNTH - half)) $((SYNTH_SEED + 1)) aligned" "val $SYNTH_VAL $((SYNTH_SEED + 2)) real"; do

@@ -36,6 +36,33 @@ def row_class(names, x):
     return "other"
 
 
+def parse_line(path, n, line):
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        sys.exit(f"{path}: line {n}: not JSON ({e.msg})")
+
+
+def write_atomically(path, data):
+    """`data` as indented JSON at `path`, whole or not at all."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".json")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def read_rows(specs, class_weights):
     names, offs, feats, starts, truth, weight, klass = None, [], [], [], [], [], []
     at = 0
@@ -43,18 +70,23 @@ def read_rows(specs, class_weights):
         path, w = spec, 1.0
         if ":" in spec and spec.rsplit(":", 1)[1].replace(".", "", 1).isdigit():
             path, w = spec.rsplit(":", 1)[0], float(spec.rsplit(":", 1)[1])
-        with open(path) as f:
-            head = json.loads(f.readline() or "{}")
-            if "features" not in head:
+        try:
+            f = open(path)
+        except OSError as e:
+            sys.exit(f"{path}: {e.strerror}")
+        with f:
+            head = parse_line(path, 1, f.readline() or "{}")
+            if not isinstance(head, dict) or "features" not in head:
                 sys.exit(f"{path}: line 1: expected {{\"features\": [...]}} (written by light link --judge-rows)")
             if names is None:
                 names = head["features"]
             elif names != head["features"]:
                 sys.exit(f"{path}: features: not those of {specs[0]} (rows of another light)")
             for n, line in enumerate(f, 2):
-                r = json.loads(line)
-                rows = np.asarray(r["rows"], dtype=np.float64)
-                if rows.ndim != 2 or rows.shape[1] != len(names) + 1 or not 0 <= r["truth"] < len(rows):
+                r = parse_line(path, n, line)
+                bad = not isinstance(r, dict) or not isinstance(r.get("truth"), int) or not isinstance(r.get("rows"), list)
+                rows = np.zeros((0, 0)) if bad else np.asarray(r["rows"], dtype=np.float64)
+                if bad or rows.ndim != 2 or rows.shape[1] != len(names) + 1 or not 0 <= r["truth"] < len(rows):
                     sys.exit(f"{path}: line {n}: rows: expected [log P, {len(names)} features] each and a truth among them")
                 c = row_class(names, rows[r["truth"], 1:])
                 offs.append(rows[:, 0]), feats.append(rows[:, 1:]), starts.append(at), truth.append(at + r["truth"])
@@ -122,6 +154,19 @@ def main():
         if k not in CLASSES or not v.replace(".", "", 1).isdigit():
             ap.error(f"--class-weights: {item}: expected CLASS=W with CLASS one of {', '.join(CLASSES)}")
         cw[k] = float(v)
+    if a.out:
+        for spec in a.rows + ([a.config] if a.config else []):
+            path = spec.rsplit(":", 1)[0] if ":" in spec and spec.rsplit(":", 1)[1].replace(".", "", 1).isdigit() else spec
+            if same_file(a.out, path):
+                ap.error(f"-o {a.out}: is an input ({path}); write the weights elsewhere")
+    if a.config:
+        try:
+            with open(a.config) as f:
+                config = json.load(f)
+        except (OSError, json.JSONDecodeError) as e:
+            ap.error(f"--config {a.config}: {getattr(e, 'strerror', None) or e}")
+        if not isinstance(config, dict):
+            ap.error(f"--config {a.config}: expected a model's config.json (a JSON object)")
     names, o, X, starts, truth, rw, klass = read_rows(a.rows, cw)
     for name in filter(None, a.drop.split(",")):
         if name not in names:
@@ -135,19 +180,11 @@ def main():
             print(f"{c:22s} {before[c][0]:6d} rows  best entry true {100 * before[c][1]:5.1f} % -> {100 * after[c][1]:5.1f} %")
     weights = {n: round(float(v), 4) for n, v in zip(names, w) if round(float(v), 4) != 0}
     if a.out:
-        with open(a.out, "w") as f:
-            json.dump(weights, f, indent=1)
-            f.write("\n")
+        write_atomically(a.out, weights)
     if a.config:
-        with open(a.config) as f:
-            config = json.load(f)
         config["line_judge"] = 1
         config["line_judge_weights"] = weights
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(a.config)), suffix=".json")
-        with os.fdopen(fd, "w") as f:
-            json.dump(config, f, indent=1)
-            f.write("\n")
-        os.replace(tmp, a.config)
+        write_atomically(a.config, config)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,8 @@ CLASS_WEIGHTS=${CLASS_WEIGHTS:-next_line_unaligned=4,above=2,spread=1.5} END_SHI
 INTO=${INTO:-}
 [ -d "$MODEL" ] || { echo "fit-line-judge: $MODEL: no such folder (MODEL)" >&2; exit 1; }
 [ -z "$REAL" ] || [ -f "$REAL" ] || { echo "fit-line-judge: $REAL: no such file (REAL)" >&2; exit 1; }
-if [ -e "$RUN" ] && [ ! -f "$RUN/.fit-line-judge" ]; then
-  echo "fit-line-judge: $RUN exists and is not a run of this script: give a new folder" >&2
-  exit 1
-fi
-mkdir -p "$RUN"
-touch "$RUN/.fit-line-judge"
-log() { echo "[$(date +%T)] $*"; }
+source scripts/run-folder.sh
+claim_run_folder fit-line-judge "$RUN"
 
 # name count seed-offset stacks hand-noise: the stacked names twice the default mix, as the model's training.
 rows=()

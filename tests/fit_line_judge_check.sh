@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # ctest: scripts/fit-line-judge.sh end to end on a few small tiles (two of each kind drawn, and a real
 # labelled tile): it writes RUN/weights.json, weights the bundled model's config takes, under which the
-# rows of links to the next line, spread and above find their true successor more often than before; the weights written into a copy
-# of the model's config (INTO) make a model that links every word once; a RUN it did not make is refused
-# unchanged.
+# rows of links to the next line, spread and above find their true successor more often than before;
+# the weights written into a copy of the model's config (INTO) make a model that links every word once;
+# a RUN it did not make is refused unchanged; the fit refuses rows that are not light's and an -o that
+# is one of its inputs.
 set -euo pipefail
 BUILD=$1 SOURCE=$2
+source "$SOURCE/tests/script_checks.sh"
 # A Python with numpy (the fit's): python3, else the system's; none: skipped.
 PYTHON=$(for p in python3 /usr/bin/python3; do "$p" -c "import numpy" 2> /dev/null && echo "$p" && break; done || true)
 [ -n "$PYTHON" ] || { echo "fit-line-judge check: no Python with numpy: skipped"; exit 77; }
@@ -30,13 +32,15 @@ before = sum(int(n) * float(b) for _, n, b, _ in hard)
 after = sum(int(n) * float(a) for _, n, _, a in hard)
 assert hard and after > before, f"the next-line, spread and above rows not lifted: {before} -> {after}"
 PY
-"$BUILD/light" link --model "$OUT/model" --words "$SOURCE/data/synth-example/annotations.json" --images "$SOURCE/data/synth-example" -o "$OUT/linked.json" -q
-in=$(grep -o '"vertices"' "$SOURCE/data/synth-example/annotations.json" | wc -l)
-out=$(grep -o '"vertices"' "$OUT/linked.json" | wc -l)
-[ "$in" = "$out" ] || { echo "linked $out words of $in" >&2; exit 1; }
-mkdir "$OUT/other" && echo keep > "$OUT/other/file"
-if run bash "$SOURCE/scripts/fit-line-judge.sh" "$OUT/other" 2> "$OUT/err.txt"; then echo "a foreign RUN was accepted" >&2; exit 1; fi
-grep -q "$OUT/other exists and is not a run of this script" "$OUT/err.txt" || { cat "$OUT/err.txt" >&2; exit 1; }
-[ "$(ls "$OUT/other")" = file ] && [ "$(cat "$OUT/other/file")" = keep ] || { echo "the foreign RUN was changed" >&2; exit 1; }
+check_links_every_word "$BUILD" "$SOURCE" "$OUT/model" "$OUT/linked.json"
+check_foreign_run_refused "$OUT" "$SOURCE/scripts/fit-line-judge.sh"
+# The fit refuses rows that are not light's, naming the file and the line, and never writes over an input.
+fit() { "$PYTHON" "$SOURCE/scripts/fit-line-judge.py" "$@" 2> "$OUT/err.txt"; }
+printf '{"features": ["end"]}\n{oops\n' > "$OUT/bad.jsonl"
+if fit "$OUT/bad.jsonl" -o "$OUT/w.json"; then echo "rows that are not JSON were accepted" >&2; exit 1; fi
+grep -q "$OUT/bad.jsonl: line 2: not JSON" "$OUT/err.txt" && [ ! -e "$OUT/w.json" ] || { cat "$OUT/err.txt" >&2; exit 1; }
+cp "$OUT/run/real.jsonl" "$OUT/rows.jsonl"
+if fit "$OUT/rows.jsonl:2" -o "$OUT/rows.jsonl"; then echo "-o over its rows was accepted" >&2; exit 1; fi
+grep -q "is an input" "$OUT/err.txt" && cmp -s "$OUT/rows.jsonl" "$OUT/run/real.jsonl" || { cat "$OUT/err.txt" >&2; exit 1; }
 rm -rf "$OUT"
 echo "fit-line-judge check: ok"

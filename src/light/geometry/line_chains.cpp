@@ -77,22 +77,24 @@ std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<
   return out;
 }
 
+LineSpan line_span(const ReadingFrame& along, const std::vector<int>& line, const std::vector<ReadingFrame>& frames) {
+  const double ux = along.end.x - along.start.x, uy = along.end.y - along.start.y, len = std::hypot(ux, uy);
+  if (!(len > 0)) return {};
+  LineSpan s{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  for (int k : line)
+    for (const auto& p : {frames[static_cast<size_t>(k)].start, frames[static_cast<size_t>(k)].end}) {
+      const double t = (p.x * ux + p.y * uy) / len;
+      s.lo = std::min(s.lo, t), s.hi = std::max(s.hi, t);
+    }
+  return s;
+}
+
 double line_end_offset(const ReadingFrame& from, const std::vector<int>& a, const std::vector<int>& b,
                        const std::vector<ReadingFrame>& frames) {
-  const double ux = from.end.x - from.start.x, uy = from.end.y - from.start.y, len = std::hypot(ux, uy);
-  if (!(len > 0) || !(from.height > 0)) return std::numeric_limits<double>::infinity();
-  const auto span = [&](const std::vector<int>& line) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int k : line)
-      for (const auto& p : {frames[static_cast<size_t>(k)].start, frames[static_cast<size_t>(k)].end}) {
-        const double t = (p.x * ux + p.y * uy) / len;
-        lo = std::min(lo, t), hi = std::max(hi, t);
-      }
-    return std::pair{lo, hi};
-  };
-  const auto [lo_a, hi_a] = span(a);
-  const auto [lo_b, hi_b] = span(b);
-  const double d = std::min({std::abs(lo_a - lo_b), std::abs(hi_a - hi_b), std::abs(0.5 * (lo_a + hi_a) - 0.5 * (lo_b + hi_b))});
+  if (!(std::hypot(from.end.x - from.start.x, from.end.y - from.start.y) > 0) || !(from.height > 0))
+    return std::numeric_limits<double>::infinity();
+  const LineSpan sa = line_span(from, a, frames), sb = line_span(from, b, frames);
+  const double d = std::min({std::abs(sa.lo - sb.lo), std::abs(sa.hi - sb.hi), std::abs(0.5 * (sa.lo + sa.hi) - 0.5 * (sb.lo + sb.hi))});
   return d / from.height;
 }
 

@@ -34,6 +34,13 @@ std::vector<LineEnds> line_ends(const std::vector<ReadingFrame>& frames, const L
 // sharing a number, 0 up; frames[k] is word k's reading frame.
 std::vector<int> lines_of(const std::vector<int>& successors, const std::vector<ReadingFrame>& frames);
 
+// Where a line's words (members, indices into frames) begin and end along `along`'s reading direction,
+// in pixels from the origin's projection; {0, 0} for a frame of no length.
+struct LineSpan {
+  double lo = 0, hi = 0;
+};
+LineSpan line_span(const ReadingFrame& along, const std::vector<int>& line, const std::vector<ReadingFrame>& frames);
+
 // How far apart, in from's heights, the nearest ends (left, right or centre) of line a and line b
 // lie along from's reading direction (members: the words of each line); infinite for a frame of no
 // length or height. Two lines "line up" within kAlignedEnds: a name set as a block on two lines is

@@ -39,4 +39,12 @@ LinkClass classify_link(const LinkOffset& o) {
   return LinkClass::Near;
 }
 
+TurnAndChord turn_and_chord(const ReadingFrame& from, const ReadingFrame& to) {
+  const auto wrap = [](double a) { return std::remainder(a, 2 * M_PI); };  // to (-pi, pi]
+  const double a = std::atan2(from.end.y - from.start.y, from.end.x - from.start.x);
+  const double turn = wrap(std::atan2(to.end.y - to.start.y, to.end.x - to.start.x) - a);
+  const double cx = 0.5 * (to.start.x + to.end.x - from.start.x - from.end.x), cy = 0.5 * (to.start.y + to.end.y - from.start.y - from.end.y);
+  return {turn, wrap(std::atan2(cy, cx) - (a + 0.5 * turn))};
+}
+
 }  // namespace light::geometry

@@ -34,6 +34,14 @@ struct LinkOffset {
 // The offset of `to` from `from`. A frame of no length or no height gives all zeros (a "near" link).
 LinkOffset link_offset(const ReadingFrame& from, const ReadingFrame& to);
 LinkClass classify_link(const LinkOffset& offset);
+
+// How `to` is turned against `from` and where it lies round a shared baseline, in radians in
+// (-pi, pi]: `turn`, to's reading direction less from's; `chord`, the direction from from's centre to
+// to's less the mean of the two directions (0 for two words on one straight line or circular arc).
+struct TurnAndChord {
+  double turn = 0, chord = 0;
+};
+TurnAndChord turn_and_chord(const ReadingFrame& from, const ReadingFrame& to);
 inline LinkClass classify_link(const ReadingFrame& from, const ReadingFrame& to) { return classify_link(link_offset(from, to)); }
 
 }  // namespace light::geometry

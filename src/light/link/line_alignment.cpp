@@ -13,15 +13,14 @@ namespace light::link {
 
 bool on_baseline(const geometry::ReadingFrame& from, const geometry::ReadingFrame& to, const BaselineTolerance& tolerance) {
   if (!(from.height > 0) || !(to.height > 0) || !(std::abs(std::log(to.height / from.height)) <= tolerance.log_height)) return false;
-  const double ax = from.end.x - from.start.x, ay = from.end.y - from.start.y, bx = to.end.x - to.start.x, by = to.end.y - to.start.y;
-  if (!(std::hypot(ax, ay) > 0) || !(std::hypot(bx, by) > 0)) return false;
-  const auto wrap = [](double a) { return std::remainder(a, 2 * M_PI); };  // to (-pi, pi]
-  const double a = std::atan2(ay, ax), turn = wrap(std::atan2(by, bx) - a);
-  if (!(std::abs(turn) <= kBaselineTurnDegrees * M_PI / 180)) return false;
+  if (!(std::hypot(from.end.x - from.start.x, from.end.y - from.start.y) > 0) || !(std::hypot(to.end.x - to.start.x, to.end.y - to.start.y) > 0))
+    return false;
+  const geometry::TurnAndChord t = geometry::turn_and_chord(from, to);
+  if (!(std::abs(t.turn) <= kBaselineTurnDegrees * M_PI / 180)) return false;
   // The chord between the centres runs at the mean of the two directions on a straight line or an arc.
   const double cx = 0.5 * (to.start.x + to.end.x - from.start.x - from.end.x), cy = 0.5 * (to.start.y + to.end.y - from.start.y - from.end.y);
   if (!(std::hypot(cx, cy) > 0)) return false;
-  return std::abs(wrap(std::atan2(cy, cx) - (a + 0.5 * turn))) <= tolerance.degrees * M_PI / 180;
+  return std::abs(t.chord) <= tolerance.degrees * M_PI / 180;
 }
 
 void apply_line_alignment(data::SparseRows& probs, data::SparseRows& bi_probs, const std::vector<geometry::ReadingFrame>& frames,

@@ -20,19 +20,6 @@ size_t feature_index(const std::string& name) {
   return kJudgeFeatureCount;
 }
 
-double wrap(double a) { return std::remainder(a, 2 * M_PI); }  // to (-pi, pi]
-
-struct Turn {
-  double turn = 0;   // j's direction less i's
-  double chord = 0;  // the chord between the centres against the mean of the two directions
-};
-Turn turn_and_chord(const geometry::ReadingFrame& a, const geometry::ReadingFrame& b) {
-  const double ax = a.end.x - a.start.x, ay = a.end.y - a.start.y, bx = b.end.x - b.start.x, by = b.end.y - b.start.y;
-  const double da = std::atan2(ay, ax), t = wrap(std::atan2(by, bx) - da);
-  const double cx = 0.5 * (b.start.x + b.end.x - a.start.x - a.end.x), cy = 0.5 * (b.start.y + b.end.y - a.start.y - a.end.y);
-  return {t, wrap(std::atan2(cy, cx) - (da + 0.5 * t))};
-}
-
 double log_height_ratio(const geometry::ReadingFrame& a, const geometry::ReadingFrame& b) {
   return a.height > 0 && b.height > 0 ? std::abs(std::log(b.height / a.height)) : 0.0;
 }
@@ -137,9 +124,10 @@ struct RowSummary {
 RowSummary summarize_row(const JudgeContext& c, const data::SparseRows& P, int i) {
   RowSummary r;
   const auto& row = P.rows[static_cast<size_t>(i)];
+  float top_word_p = 0;
   for (const auto& [k, p] : row) {
     r.top = std::max(r.top, p);
-    if (k != i && (r.top_word < 0 || p > P.at(i, r.top_word))) r.top_word = k;
+    if (k != i && (r.top_word < 0 || p > top_word_p)) r.top_word = k, top_word_p = p;
   }
   const geometry::ReadingFrame& a = (*c.frames)[static_cast<size_t>(i)];
   double best = std::numeric_limits<double>::infinity();
@@ -154,21 +142,10 @@ RowSummary summarize_row(const JudgeContext& c, const data::SparseRows& P, int i
 
 // How much of the shorter of two lines lies over the other, along `a`'s direction (0-1).
 double line_overlap(const JudgeContext& c, const geometry::ReadingFrame& a, int line_a, int line_b) {
-  const double ux = a.end.x - a.start.x, uy = a.end.y - a.start.y, len = std::hypot(ux, uy);
-  if (!(len > 0)) return 0;
-  const auto span = [&](int l) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int k : c.members[static_cast<size_t>(l)])
-      for (const auto& q : {(*c.frames)[static_cast<size_t>(k)].start, (*c.frames)[static_cast<size_t>(k)].end}) {
-        const double t = (q.x * ux + q.y * uy) / len;
-        lo = std::min(lo, t), hi = std::max(hi, t);
-      }
-    return std::pair{lo, hi};
-  };
-  const auto [lo_a, hi_a] = span(line_a);
-  const auto [lo_b, hi_b] = span(line_b);
-  const double shorter = std::min(hi_a - lo_a, hi_b - lo_b);
-  return shorter > 0 ? clip((std::min(hi_a, hi_b) - std::max(lo_a, lo_b)) / shorter, 1) : 0.0;
+  const geometry::LineSpan sa = geometry::line_span(a, c.members[static_cast<size_t>(line_a)], *c.frames);
+  const geometry::LineSpan sb = geometry::line_span(a, c.members[static_cast<size_t>(line_b)], *c.frames);
+  const double shorter = std::min(sa.hi - sa.lo, sb.hi - sb.lo);
+  return shorter > 0 ? clip((std::min(sa.hi, sb.hi) - std::max(sa.lo, sb.lo)) / shorter, 1) : 0.0;
 }
 
 std::array<float, kJudgeFeatureCount> features(const JudgeContext& c, const data::SparseRows& P, const data::SparseRows& Q, int i, int j,
@@ -191,7 +168,7 @@ std::array<float, kJudgeFeatureCount> features(const JudgeContext& c, const data
   const geometry::LinkOffset o = geometry::link_offset(a, b);
   const bool alike = c.letters && lettered_alike((*c.letters)[si], (*c.letters)[sj]);
   const bool free_ends = c.ends[si] && c.starts[sj];
-  const Turn t = turn_and_chord(a, b);
+  const geometry::TurnAndChord t = geometry::turn_and_chord(a, b);
   const double degrees = 180 / M_PI;
   switch (geometry::classify_link(o)) {
     case geometry::LinkClass::Near:
@@ -262,14 +239,11 @@ std::array<float, kJudgeFeatureCount> judge_features(const JudgeContext& c, cons
 
 namespace {
 
-// Row i's judged entries: those at least kJudgedShare of its largest.
+// Row i's judged entries: those at least kJudgedShare of its largest (`top`).
 template <class F>
-void for_judged(const data::SparseRows& P, int i, F&& f) {
-  const auto& row = P.rows[static_cast<size_t>(i)];
-  float top = 0;
-  for (const auto& e : row) top = std::max(top, e.second);
+void for_judged(const data::SparseRows& P, int i, float top, F&& f) {
   if (!(top > 0)) return;
-  for (const auto& [j, p] : row)
+  for (const auto& [j, p] : P.rows[static_cast<size_t>(i)])
     if (p >= kJudgedShare * top) f(j, p);
 }
 
@@ -287,22 +261,22 @@ void apply_line_judge(data::SparseRows& P, data::SparseRows& Q, const JudgeConte
     for (size_t k = 0; k < kJudgeFeatureCount; ++k) s += judge.weights[k] * f[k];
     return static_cast<float>(std::exp(std::clamp(s, -30.0, 30.0)));
   };
-  // The factors first (the features read Q as the model and the priors left it), then applied.
+  // A row's features read only that row of P, but the predecessor rows as the model and the priors
+  // left them: P is weighed row by row, Q once every factor is known.
   std::vector<std::vector<std::pair<int, float>>> by_successor(static_cast<size_t>(n));  // (i, factor) for Q(j, i)
-  std::vector<std::vector<std::pair<int, float>>> by_word(static_cast<size_t>(n));
+  std::vector<std::pair<int, float>> factors;
   for (int i = 0; i < n; ++i) {
     const RowSummary row = summarize_row(c, P, i);
-    for_judged(P, i, [&](int j, float) {
-      const float x = factor(i, j, row);
-      by_word[static_cast<size_t>(i)].emplace_back(j, x);
+    factors.clear();
+    for_judged(P, i, row.top, [&](int j, float) { factors.emplace_back(j, factor(i, j, row)); });
+    for (const auto& [j, x] : factors) {
+      *P.find(i, j) *= x;
       if (j != i) by_successor[static_cast<size_t>(j)].emplace_back(i, x);
-    });
+    }
   }
-  for (int i = 0; i < n; ++i) {
-    for (const auto& [j, x] : by_word[static_cast<size_t>(i)]) *P.find(i, j) *= x;
-    for (const auto& [k, x] : by_successor[static_cast<size_t>(i)])
-      if (float* q = Q.find(i, k)) *q *= x;
-  }
+  for (int j = 0; j < n; ++j)
+    for (const auto& [i, x] : by_successor[static_cast<size_t>(j)])
+      if (float* q = Q.find(j, i)) *q *= x;
 }
 
 std::vector<int> true_successors(const maptext::Tile& tile, const std::vector<size_t>& sources) {
@@ -332,7 +306,7 @@ void write_judge_rows(std::ostream& out, const data::SparseRows& P, const data::
     nlohmann::json rows = nlohmann::json::array();
     int at = -1;
     const RowSummary summary = summarize_row(c, P, i);
-    for_judged(P, i, [&](int j, float p) {
+    for_judged(P, i, summary.top, [&](int j, float p) {
       if (j == t) at = static_cast<int>(rows.size());
       nlohmann::json r = nlohmann::json::array({std::log(static_cast<double>(p))});
       for (float v : features(c, P, Q, i, j, summary)) r.push_back(v);
